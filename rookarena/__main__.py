@@ -1,0 +1,3 @@
+from rookarena.cli import main
+
+main()

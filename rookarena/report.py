@@ -1,0 +1,51 @@
+"""Text for people: values in, strings out. Nothing here prints."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tabulate import tabulate
+
+from rookarena.presets import Preset
+from rookarena.rules import KNOBS
+from rookarena.simulate import Summary
+
+
+def rules_yaml(preset: Preset) -> str:
+    """Every knob of a preset as YAML (JSON scalars and flow collections are YAML) with comments."""
+    lines = [f"# {preset.name}: {preset.description}", f"preset: {preset.name}"]
+    for key, value in preset.rules.to_mapping().items():
+        knob = KNOBS[key]
+        lines.append(f"{key}: {_flow(value)}  # {knob.help}; {knob.allowed}")
+    return "\n".join(lines) + "\n"
+
+
+def _flow(value: Any) -> str:
+    if isinstance(value, str) and value.replace("-", "").isalpha() and value not in ("true", "false", "null"):
+        return value
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def presets_list(presets: list[Preset]) -> str:
+    width = max(len(p.name) for p in presets)
+    return "\n".join(f"{p.name:<{width}}  {p.description}" for p in presets) + "\n"
+
+
+def simulation_summary(summary: Summary, seconds: float) -> str:
+    made = f"{summary.bids_made} of {summary.bids}"
+    if summary.bids:
+        made += f" ({100 * summary.bids_made / summary.bids:.1f}%)"
+    rows = [
+        ("games", summary.games),
+        ("hands", f"{summary.hands} ({summary.redeals} redealt)"),
+        ("average bid", f"{summary.average_bid:.1f}"),
+        ("bids made", made),
+        ("wins team 0 (seats 0, 2)", summary.wins[0]),
+        ("wins team 1 (seats 1, 3)", summary.wins[1]),
+        ("draws at the hand limit", summary.draws),
+        ("hands per second", f"{summary.hands / seconds:,.0f}" if seconds > 0 else "-"),
+    ]
+    return tabulate(rows, tablefmt="plain") + "\n"
