@@ -1,0 +1,392 @@
+"""The rook/1 bot protocol, sans I/O: bytes in, messages out; messages in, bytes out.
+
+Theory of operation. Each bot has one :class:`Conversation`. The referee asks it for the bytes of what
+it wants to send (``hello``, notifications, requests) and hands it every chunk read from the bot's
+stdout (``receive_data``); it answers with :class:`Event` values. A conversation moves through the
+states of :class:`State` by a transition table; anything the bot sends that the table does not allow
+becomes a :class:`ProtocolFault` naming the :class:`FaultKind`, and the conversation does not change.
+A reply whose id is not the one awaited (stale or unknown) is reported as :class:`Ignored`, never
+applied. Incoming lines are bounded: a line longer than ``max_line`` bytes is a fault, so a bot can
+never make the referee buffer without limit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rookarena.actions import Action, Bid, Discard, Pass
+from rookarena.cards import Card, cards_text
+from rookarena.game import Game, HandResult, Phase, Trick
+from rookarena.rules import NestSeenBy, Rules
+from rookarena.views import View, view
+
+VERSION = "rook/1"
+DEFAULT_MAX_LINE = 64 * 1024
+
+
+class FaultKind(enum.Enum):
+    """Why a bot lost control of its seat. Each is recorded under its value."""
+
+    TIMEOUT = "timeout"  # no reply (or not reading its input) before the deadline
+    CRASH = "crash"  # exited, or closed its stdout
+    MALFORMED = "malformed"  # a line that is not a JSON object of the expected shape
+    ILLEGAL = "illegal"  # a well-formed reply whose action is not among the legal ones
+    PROTOCOL = "protocol"  # a message out of turn, a version mismatch, an over-long line
+    LIMIT = "limit"  # a resource limit was hit (memory, CPU time, output size)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class State(enum.Enum):
+    AWAIT_HELLO = "await-hello"
+    IDLE = "idle"
+    AWAIT_REPLY = "await-reply"
+    CLOSED = "closed"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hello:
+    name: str
+    version: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Reply:
+    id: int
+    action: str
+    line: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ignored:
+    """A line that is logged and dropped: a stale or unknown id, or a reply nobody asked for."""
+
+    reason: str
+    line: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ProtocolFault:
+    kind: FaultKind
+    detail: str
+    line: str = ""
+
+
+Event = Hello | Reply | Ignored | ProtocolFault
+
+
+class LineBuffer:
+    """Splits a byte stream into ``\\n``-terminated lines, refusing to hold more than ``max_line`` bytes."""
+
+    def __init__(self, max_line: int = DEFAULT_MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add ``data``; return the complete lines (without ``\\n``, a trailing ``\\r`` removed).
+
+        Raises :class:`LineTooLongError` when a line (complete or not) exceeds the limit.
+        """
+        self._buffer += data
+        lines = []
+        start = 0
+        while True:
+            end = self._buffer.find(b"\n", start)
+            if end < 0:
+                break
+            if end - start > self.max_line:
+                raise LineTooLongError(end - start)
+            line = bytes(self._buffer[start:end])
+            lines.append(line[:-1] if line.endswith(b"\r") else line)
+            start = end + 1
+        del self._buffer[:start]
+        if len(self._buffer) > self.max_line:
+            raise LineTooLongError(len(self._buffer))
+        return lines
+
+    @property
+    def pending(self) -> int:
+        return len(self._buffer)
+
+
+class LineTooLongError(Exception):
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as one UTF-8 JSON line."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+# Which incoming message kinds each state accepts; everything else is a protocol fault.
+_ACCEPTS: dict[State, frozenset[str]] = {
+    State.AWAIT_HELLO: frozenset({"hello"}),
+    State.IDLE: frozenset(),
+    State.AWAIT_REPLY: frozenset({"action"}),
+    State.CLOSED: frozenset(),
+}
+
+
+class Conversation:
+    """The referee's side of the protocol with one bot."""
+
+    def __init__(self, max_line: int = DEFAULT_MAX_LINE) -> None:
+        self.state = State.AWAIT_HELLO
+        self.buffer = LineBuffer(max_line)
+        self.awaiting: int | None = None
+        self._next_id = 1
+        self.hello: Hello | None = None
+
+    # -- outgoing -------------------------------------------------------------------------------
+
+    def request(self, message: dict[str, Any]) -> tuple[int, bytes]:
+        """Stamp a request with a fresh id and start awaiting its reply."""
+        if self.state is not State.IDLE:
+            raise RuntimeError(f"cannot send a request in state {self.state.value}")
+        request_id = self._next_id
+        self._next_id += 1
+        self.awaiting = request_id
+        self.state = State.AWAIT_REPLY
+        return request_id, encode({**message, "id": request_id})
+
+    def abandon(self) -> None:
+        """Stop awaiting the current reply (after a timeout); a late reply will then be ignored."""
+        if self.state is State.AWAIT_REPLY:
+            self.state, self.awaiting = State.IDLE, None
+
+    def close(self) -> None:
+        self.state, self.awaiting = State.CLOSED, None
+
+    # -- incoming -------------------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> list[Event]:
+        """Feed bytes read from the bot; return what they mean, in order."""
+        try:
+            lines = self.buffer.feed(data)
+        except LineTooLongError as exc:
+            return [
+                ProtocolFault(
+                    FaultKind.PROTOCOL, f"line longer than {self.buffer.max_line} bytes ({exc.size} so far)"
+                )
+            ]
+        events: list[Event] = []
+        for raw in lines:
+            event = self._receive_line(raw)
+            events.append(event)
+            if isinstance(event, ProtocolFault):
+                break
+        return events
+
+    def _receive_line(self, raw: bytes) -> Event:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return ProtocolFault(FaultKind.MALFORMED, "line is not valid UTF-8", _quote(raw))
+        if not text.strip():
+            return Ignored("empty line", text)
+        try:
+            message = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            return ProtocolFault(FaultKind.MALFORMED, "line is not JSON", text)
+        if not isinstance(message, dict):
+            return ProtocolFault(FaultKind.MALFORMED, "expected a JSON object", text)
+        kind = message.get("type", "action" if "action" in message else None)
+        if kind not in _ACCEPTS[self.state]:
+            if self.state is State.IDLE and kind == "action":
+                return Ignored("a reply when no request is open", text)
+            expected = " or ".join(sorted(_ACCEPTS[self.state])) or "nothing"
+            return ProtocolFault(
+                FaultKind.PROTOCOL,
+                f"unexpected message {kind!r} in state {self.state.value}: expected {expected}",
+                text,
+            )
+        if kind == "hello":
+            return self._receive_hello(message, text)
+        return self._receive_action(message, text)
+
+    def _receive_hello(self, message: dict[str, Any], text: str) -> Event:
+        protocol = message.get("protocol", VERSION)
+        if protocol != VERSION:
+            return ProtocolFault(
+                FaultKind.PROTOCOL, f"bot speaks protocol {protocol!r}, the referee {VERSION!r}", text
+            )
+        name, version = message.get("name"), message.get("version", "")
+        if not isinstance(name, str) or not name or not isinstance(version, str):
+            return ProtocolFault(
+                FaultKind.MALFORMED, "hello needs 'name' (a non-empty string) and 'version' (a string)", text
+            )
+        self.hello = Hello(name, version)
+        self.state = State.IDLE
+        return self.hello
+
+    def _receive_action(self, message: dict[str, Any], text: str) -> Event:
+        request_id, action = message.get("id"), message.get("action")
+        if not isinstance(request_id, int) or isinstance(request_id, bool):
+            return ProtocolFault(FaultKind.MALFORMED, "reply needs 'id' (the request's id, an integer)", text)
+        if request_id != self.awaiting:
+            age = "stale" if request_id < self._next_id else "unknown"
+            return Ignored(f"{age} id {request_id}, awaiting {self.awaiting}", text)
+        if not isinstance(action, str):
+            return ProtocolFault(FaultKind.MALFORMED, "reply needs 'action' (one of the legal strings)", text)
+        self.state, self.awaiting = State.IDLE, None
+        return Reply(request_id, action, text)
+
+
+def _quote(raw: bytes) -> str:
+    return raw[:200].decode("utf-8", "replace")
+
+
+# -- messages the referee sends --------------------------------------------------------------------
+
+
+def hello_message(referee: str) -> dict[str, Any]:
+    return {"type": "hello", "protocol": VERSION, "referee": referee}
+
+
+def game_message(
+    *, game_id: str, seat: int, rules: Rules, rules_name: str, players: Sequence[str], first_dealer: int
+) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "game": game_id,
+        "seat": seat,
+        "team": seat % 2,
+        "players": list(players),
+        "rules_name": rules_name,
+        "rules": rules.to_mapping(),
+        "first_dealer": first_dealer,
+    }
+
+
+def view_json(v: View) -> dict[str, Any]:
+    return {
+        "seat": v.seat,
+        "hand_number": v.hand_number,
+        "dealer": v.dealer,
+        "phase": v.phase.value,
+        "to_act": v.to_act,
+        "scores": list(v.scores),
+        "hand": cards_text(v.hand),
+        "hand_sizes": list(v.hand_sizes),
+        "auction": [{"seat": seat, "action": str(action)} for seat, action in v.auction],
+        "high_bid": v.high_bid,
+        "bidder": v.bidder,
+        "nest": None if v.nest is None else cards_text(v.nest),
+        "discards": None if v.discards is None else cards_text(v.discards),
+        "trump": None if v.trump is None else str(v.trump),
+        "tricks": [_trick(trick) for trick in v.tricks],
+        "trick_leader": v.trick_leader,
+        "trick": cards_text(v.trick),
+        "counters": list(v.counters),
+    }
+
+
+def act_message(
+    game: Game, seat: int, legal: Sequence[Action], deadline_ms: int, bank_ms: int
+) -> dict[str, Any]:
+    """A request for the seat to act: its full view and the legal answers (``id`` is added on send)."""
+    return {
+        "type": "act",
+        "deadline_ms": deadline_ms,
+        "bank_ms": bank_ms,
+        "legal": [str(action) for action in legal],
+        "view": view_json(view(game, seat)),
+    }
+
+
+def _trick(trick: Trick) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "cards": cards_text(trick.cards),
+        "winner": trick.winner,
+        "counters": trick.counters,
+    }
+
+
+def deal_messages(game: Game) -> list[dict[str, Any]]:
+    """Per seat, the start of the current hand: dealer and the seat's cards."""
+    return [
+        {
+            "type": "deal",
+            "hand_number": game.hand_number,
+            "dealer": game.dealer,
+            "hand": cards_text(game.hands[seat]),
+        }
+        for seat in range(4)
+    ]
+
+
+def after_action(
+    game: Game, seat: int, action: Action, hands_before: int, tricks_before: int
+) -> list[list[dict[str, Any]]]:
+    """The notifications each seat gets after ``seat`` played ``action`` (already applied to ``game``).
+
+    Public actions go to everyone; a discard is told to nobody. When the auction ends each seat learns
+    who won it, with the nest where the rules show it to that seat; a completed trick, a finished hand
+    and the next deal are announced as they happen.
+    """
+    out: list[list[dict[str, Any]]] = [[] for _ in range(4)]
+    if not isinstance(action, Discard):
+        for messages in out:
+            messages.append({"type": "played", "seat": seat, "action": str(action)})
+    finished = game.history[hands_before:]
+    current_hand = finished[0] if finished else None
+    if current_hand is None and isinstance(action, (Bid, Pass)) and game.phase is not Phase.BIDDING:
+        for target, messages in enumerate(out):
+            messages.append(_nest_message(game.rules, game.bidder, game.high_bid, game.nest, target))
+    tricks = current_hand.tricks if current_hand is not None else tuple(game.tricks)
+    if len(tricks) > tricks_before:
+        for messages in out:
+            messages.append({"type": "trick", **_trick(tricks[-1])})
+    for hand in finished:
+        for messages in out:
+            messages.append(_hand_over(hand))
+    if game.outcome is not None:
+        result = {
+            "type": "game_over",
+            "winner": game.outcome.winner,
+            "scores": list(game.outcome.scores),
+            "reason": game.outcome.reason,
+        }
+        for messages in out:
+            messages.append(result)
+    elif finished:
+        for target, message in enumerate(deal_messages(game)):
+            out[target].append(message)
+    return out
+
+
+def _nest_message(
+    rules: Rules, bidder: int | None, bid: int | None, nest: tuple[Card, ...], target: int
+) -> dict[str, Any]:
+    shown = target == bidder or rules.nest_seen_by is NestSeenBy.ALL
+    return {"type": "auction_won", "bidder": bidder, "bid": bid, "nest": cards_text(nest) if shown else None}
+
+
+def _hand_over(hand: HandResult) -> dict[str, Any]:
+    if hand.bidder is None:
+        return {"type": "hand_over", "hand_number": hand.number, "redeal": True, "scores": list(hand.scores)}
+    return {
+        "type": "hand_over",
+        "hand_number": hand.number,
+        "redeal": False,
+        "bidder": hand.bidder,
+        "bid": hand.bid,
+        "counters": list(hand.counters),
+        "nest_counters": hand.nest_counters,
+        "made": hand.made,
+        "score_change": list(hand.score_change),
+        "scores": list(hand.scores),
+    }
+
+
+def bye_message() -> dict[str, Any]:
+    """The end of the match: the bot should exit (it must also exit on end of input)."""
+    return {"type": "bye"}
