@@ -47,7 +47,7 @@ ROOK_SORT_KEY = 99
 class Card:
     """One card: a colour and a number 1–14, or the Rook (no colour, number 0)."""
 
-    __slots__ = ("color", "rank", "sort_key", "_text")
+    __slots__ = ("_text", "color", "rank", "sort_key")
     _interned: ClassVar[dict[tuple[Color | None, int], Card]] = {}
 
     color: Color | None

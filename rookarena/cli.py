@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+import os
 import pathlib
+import shutil
 import sys
 import time
 from typing import Any
 
 import click
+import trio
 import yaml
 
 from rookarena import records, report
+from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.errors import RookError
 from rookarena.presets import PRESETS, preset, resolve
+from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
 from rookarena.simulate import derive_seed, random_game, summarize
+from rookarena.tournament import Match, MatchConfig
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,6 +100,135 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
     click.echo(report.simulation_summary(summarize(batch), seconds), nl=False)
     if out:
         click.echo(f"records: {out}")
+
+
+@main.command()
+@click.argument("command_a")
+@click.argument("command_b")
+@click.option("--partner-a", help="A different program for team A's second seat.")
+@click.option("--partner-b", help="A different program for team B's second seat.")
+@click.option("--name-a", help="Name of team A's bot (default: from the command).")
+@click.option("--name-b", help="Name of team B's bot (default: from the command).")
+@click.option("--games", type=click.IntRange(min=1), default=2, show_default=True, help="Games to play.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
+@click.option(
+    "--move-time", type=click.FloatRange(min=0.001), default=1.0, show_default=True, help="Seconds per decision."
+)
+@click.option(
+    "--bank", type=click.FloatRange(min=0), default=0.0, show_default=True, help="Extra seconds per game and seat."
+)
+@click.option(
+    "--startup",
+    type=click.FloatRange(min=0.001),
+    default=10.0,
+    show_default=True,
+    help="Seconds to start and say hello.",
+)
+@click.option(
+    "--faults",
+    type=click.Choice([p.value for p in FaultPolicy]),
+    default="forfeit",
+    show_default=True,
+    help="A fault forfeits the game, or a random legal action is substituted.",
+)
+@click.option(
+    "--duplicate/--no-duplicate", default=True, show_default=True, help="Play each deal twice, seats swapped."
+)
+@click.option("--out", type=click.Path(file_okay=False), help="Directory for games.jsonl and the bots' stderr logs.")
+@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
+def match(
+    command_a: str,
+    command_b: str,
+    partner_a: str | None,
+    partner_b: str | None,
+    name_a: str | None,
+    name_b: str | None,
+    games: int,
+    seed: int,
+    rules_spec: str,
+    move_time: float,
+    bank: float,
+    startup: float,
+    faults: str,
+    duplicate: bool,
+    out: str | None,
+    verbose: int,
+) -> None:
+    """Play COMMAND_A (team A, seats 0 and 2) against COMMAND_B (team B) and print who won what.
+
+    Each command is one string, split as a shell would: for example 'python3 bot.py --level 2'.
+    """
+    _logging(verbose)
+    name, rules_value = load_rules(rules_spec)
+    a = _spec(command_a, name_a, "a")
+    b = _spec(command_b, name_b, "b")
+    if a.name == b.name:
+        a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
+    team_a = (a, _spec(partner_a, None, "a2") if partner_a else a)
+    team_b = (b, _spec(partner_b, None, "b2") if partner_b else b)
+    out_dir = pathlib.Path(out) if out else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    config = MatchConfig(
+        team_a=team_a,
+        team_b=team_b,
+        rules=rules_value,
+        rules_name=name,
+        games=games,
+        seed=seed,
+        duplicate=duplicate,
+        time=TimeControl(move=move_time, bank=bank, startup=startup),
+        policy=FaultPolicy(faults),
+        limits=Limits(startup=startup),
+        log_dir=out_dir,
+    )
+    played: list[dict[str, Any]] = []
+    sink = open(out_dir / "games.jsonl", "a", encoding="utf-8") if out_dir else None  # noqa: SIM115
+
+    def on_record(record: dict[str, Any]) -> None:
+        played.append(record)
+        if sink is not None:
+            records.write(sink, record)
+            sink.flush()
+            os.fsync(sink.fileno())
+        click.echo(report.game_line(record, a.name, len(played), games), err=True)
+
+    try:
+        trio.run(Match(config).run, on_record)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted after {len(played)} of {games} games", err=True)
+        raise SystemExit(130) from None
+    finally:
+        if sink is not None:
+            sink.close()
+    click.echo(report.match_table(played, a.name, b.name))
+    if out_dir is not None:
+        click.echo(f"records: {out_dir / 'games.jsonl'}")
+
+
+def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
+    try:
+        words = command_of(command)
+    except ValueError as exc:
+        raise click.BadParameter(f"{command!r}: {exc}") from None
+    if shutil.which(words[0]) is None and not pathlib.Path(words[0]).exists():
+        raise click.BadParameter(f"{command!r}: no program {words[0]!r} found")
+    return BotSpec(name=name or _bot_name(words) or fallback, command=words)
+
+
+def _bot_name(words: tuple[str, ...]) -> str:
+    """A short name from a command: the script's stem if there is one, else the program's."""
+    for word in reversed(words):
+        stem = pathlib.Path(word).stem
+        if pathlib.Path(word).suffix in (".py", ".js", ".rb", ".pl", ".sh", ".jar"):
+            return stem
+    return pathlib.Path(words[0]).name
+
+
+def _logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -31,9 +31,9 @@ from rookarena.rules import (
     NestOrder,
     NestTo,
     Rules,
-    tables_for,
     TargetRule,
     _Choice,
+    tables_for,
 )
 
 
@@ -443,7 +443,12 @@ class Game:
             Phase.TRUMP: "a trump colour",
             Phase.PLAY: "a card to play",
         }[phase]
-        kinds = {Phase.BIDDING: (Bid, Pass), Phase.DISCARD: (Discard,), Phase.TRUMP: (Trump,), Phase.PLAY: (Play,)}
+        kinds = {
+            Phase.BIDDING: (Bid, Pass),
+            Phase.DISCARD: (Discard,),
+            Phase.TRUMP: (Trump,),
+            Phase.PLAY: (Play,),
+        }
         if not isinstance(action, kinds[phase]):
             return f"{head}: expected {expected} in the {phase} phase"
         if phase is Phase.BIDDING:

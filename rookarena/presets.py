@@ -37,7 +37,11 @@ TOURNAMENT = Rules()
 PRESETS: dict[str, Preset] = {
     preset.name: preset
     for preset in (
-        Preset("tournament", "official Tournament Rook (Kentucky Discard, Hasbro 2010): 41 cards, bids 70-120", TOURNAMENT),
+        Preset(
+            "tournament",
+            "official Tournament Rook (Kentucky Discard, Hasbro 2010): 41 cards, bids 70-120",
+            TOURNAMENT,
+        ),
         Preset(
             "bidders-nest",
             "opener must bid, the nest's counters go to the bidder's team, the bid needs more than its points",

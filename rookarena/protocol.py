@@ -172,9 +172,7 @@ class Conversation:
             lines = self.buffer.feed(data)
         except LineTooLongError as exc:
             return [
-                ProtocolFault(
-                    FaultKind.PROTOCOL, f"line longer than {self.buffer.max_line} bytes ({exc.size} so far)"
-                )
+                ProtocolFault(FaultKind.PROTOCOL, f"line longer than {self.buffer.max_line} bytes ({exc.size} so far)")
             ]
         events: list[Event] = []
         for raw in lines:
@@ -214,9 +212,7 @@ class Conversation:
     def _receive_hello(self, message: dict[str, Any], text: str) -> Event:
         protocol = message.get("protocol", VERSION)
         if protocol != VERSION:
-            return ProtocolFault(
-                FaultKind.PROTOCOL, f"bot speaks protocol {protocol!r}, the referee {VERSION!r}", text
-            )
+            return ProtocolFault(FaultKind.PROTOCOL, f"bot speaks protocol {protocol!r}, the referee {VERSION!r}", text)
         name, version = message.get("name"), message.get("version", "")
         if not isinstance(name, str) or not name or not isinstance(version, str):
             return ProtocolFault(
@@ -288,9 +284,7 @@ def view_json(v: View) -> dict[str, Any]:
     }
 
 
-def act_message(
-    game: Game, seat: int, legal: Sequence[Action], deadline_ms: int, bank_ms: int
-) -> dict[str, Any]:
+def act_message(game: Game, seat: int, legal: Sequence[Action], deadline_ms: int, bank_ms: int) -> dict[str, Any]:
     """A request for the seat to act: its full view and the legal answers (``id`` is added on send)."""
     return {
         "type": "act",

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from rookarena.actions import Action, parse_action
+from rookarena.actions import Action, parse_action, trump
 from rookarena.cards import Card, Color, cards_text
-from rookarena.errors import ParseError, RecordError, RookError
+from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError
 from rookarena.game import Deal, Game, HandResult, Outcome, deal_cards
 from rookarena.rules import SEATS, NestOrder, Rules
 
@@ -123,14 +123,18 @@ def read(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
 def replay(record: Mapping[str, Any]) -> Game:
     """Play ``record`` through the engine and check it; return the replayed game.
 
-    Raises :class:`RecordError` naming the first field that disagrees with the rules: an illegal action,
-    a trick winner or score that is not what the rules give, or deals that do not come from the seed.
+    Raises :class:`RecordError` naming the first field that disagrees with the rules, as a path such as
+    ``hands[3].tricks[2].winner`` (array indices from 0): an illegal action, a trick winner or score
+    that is not what the rules give, or deals that do not come from the seed. Top-level fields other
+    than the ones :func:`build` writes are ignored.
     """
     try:
         return _replay(record)
     except RecordError:
         raise
-    except (RookError, KeyError, TypeError, ValueError, IndexError) as exc:
+    except KeyError as exc:
+        raise RecordError(f"record does not replay: missing field {exc}") from None
+    except (RookError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise RecordError(f"record does not replay: {exc}") from None
 
 
@@ -138,56 +142,125 @@ def _replay(record: Mapping[str, Any]) -> Game:
     if record.get("format") != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, got {record.get('format')!r}")
     rules = Rules.from_mapping(record["rules"], where="rules")
-    if rules.digest != record["rules_hash"]:
+    _compare(record["rules"], rules.to_mapping(), "rules")
+    if record["rules_hash"] != rules.digest:
         raise RecordError(f"rules_hash: {record['rules_hash']!r} is not the hash of the rules ({rules.digest})")
+    seed, first_dealer = record["seed"], record["first_dealer"]
+    if seed is not None and not _is_int(seed):
+        raise RecordError(f"seed: {seed!r}: expected a whole number or null")
+    if not _is_int(first_dealer) or first_dealer not in range(SEATS):
+        raise RecordError(f"first_dealer: {first_dealer!r}: expected a seat 0 to {SEATS - 1}")
+    seats = record["seats"]
+    if not isinstance(seats, list) or len(seats) != SEATS or not all(isinstance(name, str) for name in seats):
+        raise RecordError(f"seats: expected a list of {SEATS} names, got {_short(seats)}")
     hands = record["hands"]
-    deals = [_parse_deal(hand, i) for i, hand in enumerate(hands, 1)]
-    game = Game(rules, first_dealer=record["first_dealer"], deals=iter(deals))
-    for number, hand in enumerate(hands, 1):
+    if not isinstance(hands, list):
+        raise RecordError(f"hands: expected a list, got {_short(hands)}")
+    deals = [_parse_deal(hand, index, rules) for index, hand in enumerate(hands)]
+    replayed: list[Game] = []
+
+    def dealer() -> int:
+        return replayed[0].dealer if replayed else first_dealer
+
+    game = Game(rules, first_dealer=first_dealer, deals=_seeded(deals, rules, seed, dealer))
+    replayed.append(game)
+    for index, hand in enumerate(hands):
         if game.is_over:
-            raise RecordError(f"hands[{number}]: the game was already over")
-        for action in _actions(hand, rules, number):
-            game.apply(action)
-    seed = record.get("seed")
-    if seed is not None:
-        _check_seed(rules, seed, game.history)
-    rebuilt = build(game, seed=seed, rules_name=record["rules_name"], seats=record["seats"])
+            raise RecordError(f"hands[{index}]: the game was already over")
+        for where, action in _actions(hand, rules, index):
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+    rebuilt = build(game, seed=seed, rules_name=record["rules_name"], seats=seats)
     for key, value in rebuilt.items():
-        if record.get(key) != value:
-            raise RecordError(f"{key}: the record says {_short(record.get(key))}, the rules give {_short(value)}")
+        if key not in record:
+            raise RecordError(f"{key}: missing (the rules give {_short(value)})")
+        _compare(record[key], value, key)
     return game
 
 
-def _parse_deal(hand: Mapping[str, Any], number: int) -> Deal:
+def _compare(recorded: Any, expected: Any, where: str) -> None:
+    """Raise naming the first place where ``recorded`` differs from ``expected`` (JSON values)."""
+    if isinstance(recorded, dict) and isinstance(expected, dict):
+        for key, value in expected.items():
+            if key not in recorded:
+                raise RecordError(f"{where}.{key}: missing (the rules give {_short(value)})")
+            _compare(recorded[key], value, f"{where}.{key}")
+        for key in recorded:
+            if key not in expected:
+                raise RecordError(f"{where}.{key}: unexpected field")
+    elif isinstance(recorded, list) and isinstance(expected, list):
+        for index, (got, want) in enumerate(zip(recorded, expected, strict=False)):
+            _compare(got, want, f"{where}[{index}]")
+        if len(recorded) != len(expected):
+            raise RecordError(f"{where}: the record has {len(recorded)} entries, the rules give {len(expected)}")
+    elif type(recorded) is not type(expected) or recorded != expected:
+        raise RecordError(f"{where}: the record says {_short(recorded)}, the rules give {_short(expected)}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_deal(hand: Mapping[str, Any], index: int, rules: Rules) -> Deal:
+    where = f"hands[{index}]"
     try:
         cards = tuple(tuple(Card.parse(text) for text in seat) for seat in hand["deal"])
+    except ParseError as exc:
+        raise RecordError(f"{where}.deal: {exc}") from None
+    try:
         nest = tuple(Card.parse(text) for text in hand["nest"])
     except ParseError as exc:
-        raise RecordError(f"hands[{number}].deal: {exc}") from None
+        raise RecordError(f"{where}.nest: {exc}") from None
+    if len(cards) != SEATS or any(len(seat) != rules.hand_size for seat in cards):
+        raise RecordError(f"{where}.deal: expected {SEATS} hands of {rules.hand_size} cards")
+    if len(nest) != rules.nest_size:
+        raise RecordError(f"{where}.nest: expected {rules.nest_size} cards, got {len(nest)}")
+    dealt = sorted((card for seat in (*cards, nest) for card in seat), key=lambda card: card.sort_key)
+    if dealt != list(rules.deck):
+        raise RecordError(f"{where}.deal: the hands and the nest are not the rules' deck, each card once")
     return Deal(cards, nest)
 
 
-def _actions(hand: Mapping[str, Any], rules: Rules, number: int) -> list[Action]:
-    """The hand's actions in the order the engine asks for them."""
-    actions = [parse_action(entry["action"]) for entry in hand["auction"]]
-    if hand.get("bidder") is None:
-        return actions
-    nest_phase = [parse_action(f"discard {card}") for card in hand["discards"]]
-    trump_action = parse_action(f"trump {Color.parse(hand['trump'])}")
-    if rules.nest_order is NestOrder.DISCARD_THEN_TRUMP:
-        actions += [*nest_phase, trump_action]
-    else:
-        actions += [trump_action, *nest_phase]
-    for trick in hand["tricks"]:
-        actions += [parse_action(f"play {card}") for card in trick["cards"]]
-    return actions
+def _seeded(deals: list[Deal], rules: Rules, seed: int | None, dealer: Callable[[], int]) -> Iterator[Deal]:
+    """The recorded deals in order, each checked against the seed when the engine asks for it."""
+    rng = random.Random(seed) if seed is not None else None
+    for index, deal in enumerate(deals):
+        if rng is not None and deal_cards(rules, rng, dealer()) != deal:
+            if index == 0:
+                raise RecordError(f"seed: {seed!r} does not give the deal of hands[0]")
+            raise RecordError(f"hands[{index}].deal: not the deal that seed {seed!r} gives")
+        yield deal
 
 
-def _check_seed(rules: Rules, seed: int, history: list[HandResult]) -> None:
-    rng = random.Random(seed)
-    for hand in history:
-        if deal_cards(rules, rng, hand.dealer) != hand.deal:
-            raise RecordError(f"hands[{hand.number}].deal: not the deal that seed {seed} gives")
+def _actions(hand: Mapping[str, Any], rules: Rules, index: int) -> list[tuple[str, Action]]:
+    """The hand's actions in the order the engine asks for them, each with the field it comes from."""
+    where = f"hands[{index}]"
+    out: list[tuple[str, Action]] = []
+
+    def add(field: str, text: str) -> None:
+        try:
+            out.append((f"{where}.{field}", parse_action(text)))
+        except ParseError as exc:
+            raise RecordError(f"{where}.{field}: {exc}") from None
+
+    for number, entry in enumerate(hand["auction"]):
+        add(f"auction[{number}].action", entry["action"])
+    if hand["bidder"] is None:
+        return out
+    nest_start = len(out)
+    for number, card in enumerate(hand["discards"]):
+        add(f"discards[{number}]", f"discard {card}")
+    trump_at = nest_start if rules.nest_order is NestOrder.TRUMP_THEN_DISCARD else len(out)
+    try:
+        out.insert(trump_at, (f"{where}.trump", trump(Color.parse(hand["trump"]))))
+    except ParseError as exc:
+        raise RecordError(f"{where}.trump: {exc}") from None
+    for number, trick in enumerate(hand["tricks"]):
+        for position, card in enumerate(trick["cards"]):
+            add(f"tricks[{number}].cards[{position}]", f"play {card}")
+    return out
 
 
 def _short(value: Any) -> str:

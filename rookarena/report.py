@@ -49,3 +49,59 @@ def simulation_summary(summary: Summary, seconds: float) -> str:
         ("hands per second", f"{summary.hands / seconds:,.0f}" if seconds > 0 else "-"),
     ]
     return tabulate(rows, tablefmt="plain") + "\n"
+
+
+def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str:
+    """One line of progress after a game of a match."""
+    result = record["result"] or {}
+    winner = result.get("winner")
+    seats = record["seats"]
+    winner_name = "draw" if winner is None else seats[winner]
+    faults = record.get("faults", [])
+    note = f", {len(faults)} fault(s): {faults[0]['bot']} {faults[0]['kind']}" if faults else ""
+    scores = result.get("scores", [0, 0])
+    a_team = 0 if seats[0] == name_a else 1
+    return (
+        f"game {done}/{total}: {winner_name} wins {scores[a_team]}-{scores[1 - a_team]} "
+        f"(A at seats {'0,2' if a_team == 0 else '1,3'}){note}"
+    )
+
+
+def match_table(played: list[dict[str, Any]], name_a: str, name_b: str) -> str:
+    """Wins, losses, points and faults of both sides of a match."""
+    rows = []
+    for name in (name_a, name_b):
+        wins = losses = draws = points_for = points_against = 0
+        faults: dict[str, int] = {}
+        for record in played:
+            team = 0 if record["seats"][0] == name else 1
+            result = record["result"] or {}
+            winner = result.get("winner")
+            if winner is None:
+                draws += 1
+            elif winner == team:
+                wins += 1
+            else:
+                losses += 1
+            scores = result.get("scores", [0, 0])
+            points_for += scores[team]
+            points_against += scores[1 - team]
+            for fault in record.get("faults", []):
+                if record["seats"][fault["seat"]] == name:
+                    faults[fault["kind"]] = faults.get(fault["kind"], 0) + 1
+        games = len(played)
+        rows.append(
+            [
+                name,
+                games,
+                wins,
+                losses,
+                draws,
+                f"{100 * wins / games:.1f}%" if games else "-",
+                f"{points_for / games:.1f}" if games else "-",
+                f"{points_against / games:.1f}" if games else "-",
+                ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "-",
+            ]
+        )
+    headers = ["bot", "games", "wins", "losses", "draws", "win rate", "points/game", "against/game", "faults"]
+    return tabulate(rows, headers=headers)

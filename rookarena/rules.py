@@ -98,9 +98,7 @@ KNOBS: dict[str, Knob] = {
     "bid_max": Knob("highest bid; bidding it ends the auction", "a whole number >= bid_min"),
     "bid_step": Knob("bids are bid_min plus a multiple of this", "a whole number >= 1"),
     "opener_may_pass": Knob("whether the first bidder may pass", "true | false"),
-    "all_pass": Knob(
-        "what happens when nobody bids", "redeal-next-dealer | redeal-same-dealer | dealer-must-bid"
-    ),
+    "all_pass": Knob("what happens when nobody bids", "redeal-next-dealer | redeal-same-dealer | dealer-must-bid"),
     "nest_seen_by": Knob("who sees the nest when the bidder takes it", "bidder | all"),
     "nest_order": Knob("the bidder's order after taking the nest", "discard-then-trump | trump-then-discard"),
     "first_lead": Knob("who leads the first trick", "left-of-dealer | bidder | left-of-bidder"),
@@ -208,9 +206,7 @@ class Rules:
         changes: dict[str, Any] = {}
         for key, raw in mapping.items():
             if key not in KNOBS:
-                raise RulesError(
-                    f"{where}.{key}: unknown rules knob {key!r}: expected one of {', '.join(KNOBS)}"
-                )
+                raise RulesError(f"{where}.{key}: unknown rules knob {key!r}: expected one of {', '.join(KNOBS)}")
             changes[key] = _convert(key, raw, f"{where}.{key}")
         try:
             return dataclasses.replace(base or cls(), **changes)

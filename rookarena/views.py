@@ -42,8 +42,8 @@ def view(game: Game, seat: int) -> View:
     phase = game.phase
     auction_over = phase is not Phase.BIDDING
     bidder = game.bidder if auction_over else None
-    nest_shown = auction_over and game.bidder is not None and (
-        seat == game.bidder or game.rules.nest_seen_by is NestSeenBy.ALL
+    nest_shown = (
+        auction_over and game.bidder is not None and (seat == game.bidder or game.rules.nest_seen_by is NestSeenBy.ALL)
     )
     # When the game is over the state still holds its last hand, whose dealer did not move on.
     over = phase is Phase.OVER

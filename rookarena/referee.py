@@ -1,0 +1,247 @@
+"""The referee: plays one game between four bot processes, enforcing the rules and the clock.
+
+Each decision: the seat to act gets its view and the legal actions; its reply is parsed and checked by
+the engine; every failure becomes a fault of a named kind. Under the ``forfeit`` policy a fault ends
+the game at once, lost by the faulting team; under ``substitute`` a random legal action is played in its
+place (for the rest of the game if the bot is gone) and the fault is counted. The record written is the
+engine's game record plus ``game_id``, ``bots``, ``faults``, ``timing`` and, after a forfeit, ``forfeit``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+import trio
+
+from rookarena import records
+from rookarena.actions import Action, parse_action
+from rookarena.bots import BotProcess, Fault
+from rookarena.errors import IllegalActionError, ParseError
+from rookarena.game import Game
+from rookarena.players import random_action
+from rookarena.protocol import FaultKind, act_message, after_action, deal_messages, encode, game_message
+from rookarena.rules import Rules
+from rookarena.simulate import derive_seed
+
+
+class FaultPolicy(enum.Enum):
+    FORFEIT = "forfeit"
+    SUBSTITUTE = "substitute"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TimeControl:
+    move: float = 1.0  # seconds per decision
+    bank: float = 0.0  # extra seconds per game a seat may spend beyond its per-decision time
+    startup: float = 10.0  # seconds to start and say hello
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameSetup:
+    game_id: str
+    rules: Rules
+    rules_name: str
+    seed: int
+    first_dealer: int = 0
+
+
+class _ForfeitError(Exception):
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
+
+
+class Referee:
+    """One game: four seats (bot processes, seat order 0..3), a clock, and a fault policy."""
+
+    def __init__(self, bots: Sequence[BotProcess], setup: GameSetup, time: TimeControl, policy: FaultPolicy) -> None:
+        self.bots = list(bots)
+        self.setup = setup
+        self.time = time
+        self.policy = policy
+        self.game = records.new_game(setup.rules, setup.seed, setup.first_dealer)
+        self.rng = random.Random(derive_seed(setup.seed, "substitute"))
+        self.bank = [time.bank] * 4
+        self.faults: list[dict[str, Any]] = []
+        self.replaced = [not bot.alive for bot in self.bots]
+        self.times: list[list[float]] = [[] for _ in range(4)]
+        self.overhead: list[float] = []
+
+    async def play(self) -> dict[str, Any]:
+        """Play the game to its end (or a forfeit) and return its record."""
+        forfeit: int | None = None
+        try:
+            for seat, bot in enumerate(self.bots):
+                if self.replaced[seat]:
+                    self._fault(seat, bot.fault or Fault(FaultKind.CRASH, "not running"))
+            await self._broadcast(self._start_messages())
+            while not self.game.is_over:
+                await self._decide()
+        except _ForfeitError as exc:
+            forfeit = exc.seat
+        return self._record(forfeit)
+
+    def _start_messages(self) -> list[list[dict[str, Any]]]:
+        setup, names = self.setup, [bot.spec.name for bot in self.bots]
+        deals = deal_messages(self.game)
+        return [
+            [
+                game_message(
+                    game_id=setup.game_id,
+                    seat=seat,
+                    rules=setup.rules,
+                    rules_name=setup.rules_name,
+                    players=names,
+                    first_dealer=setup.first_dealer,
+                ),
+                deals[seat],
+            ]
+            for seat in range(4)
+        ]
+
+    async def _decide(self) -> None:
+        game = self.game
+        started = trio.current_time()
+        seat = game.to_act
+        legal = game.legal_actions()
+        waited = 0.0
+        action: Action | None = None
+        if not self.replaced[seat]:
+            action, waited = await self._ask(seat, legal)
+        if action is None:
+            action = random_action(legal, self.rng)
+        hands_before, tricks_before = len(game.history), len(game.tricks)
+        game.apply(action)
+        await self._broadcast(after_action(game, seat, action, hands_before, tricks_before))
+        self.overhead.append(trio.current_time() - started - waited)
+
+    async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:
+        """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
+        bot, move = self.bots[seat], self.time.move
+        message = act_message(self.game, seat, legal, round(move * 1000), round(self.bank[seat] * 1000))
+        reply, elapsed = await bot.ask(message, move + self.bank[seat])
+        self.times[seat].append(elapsed)
+        self.bank[seat] = max(0.0, self.bank[seat] - max(0.0, elapsed - move))
+        if isinstance(reply, Fault):
+            self._fault(seat, reply)
+            return None, elapsed
+        try:
+            action = parse_action(reply.action)
+        except ParseError as exc:
+            self._fault(seat, Fault(FaultKind.MALFORMED, str(exc), reply.line))
+            return None, elapsed
+        if action not in legal:
+            try:
+                self.game.apply(action)
+            except IllegalActionError as exc:
+                detail = str(exc)
+            else:  # pragma: no cover - the engine's legal list and apply agree
+                raise AssertionError(f"engine accepted {action} outside its legal list")
+            self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line))
+            return None, elapsed
+        return action, elapsed
+
+    def _fault(self, seat: int, fault: Fault) -> None:
+        bot = self.bots[seat]
+        self.faults.append(
+            {
+                "seat": seat,
+                "bot": bot.spec.name,
+                "kind": fault.kind.value,
+                "detail": fault.detail,
+                "line": fault.line[:500],
+                "hand": self.game.hand_number,
+            }
+        )
+        if self.policy is FaultPolicy.FORFEIT:
+            raise _ForfeitError(seat)
+        if not bot.alive:
+            self.replaced[seat] = True
+
+    async def _broadcast(self, per_seat: Sequence[Sequence[dict[str, Any]]]) -> None:
+        for seat, messages in enumerate(per_seat):
+            if self.replaced[seat] or not messages:
+                continue
+            fault = await self.bots[seat].send_raw(b"".join(encode(m) for m in messages), self.time.move)
+            if fault is not None:
+                self._fault(seat, fault)
+
+    def _record(self, forfeit: int | None) -> dict[str, Any]:
+        game, setup = self.game, self.setup
+        extra: dict[str, Any] = {
+            "game_id": setup.game_id,
+            "bots": [
+                {
+                    "name": bot.spec.name,
+                    "label": bot.label,
+                    "hello": None if bot.hello is None else {"name": bot.hello.name, "version": bot.hello.version},
+                }
+                for bot in self.bots
+            ],
+            "faults": self.faults,
+            "timing": [_timing(times) for times in self.times],
+            "overhead_us": _timing(self.overhead, scale=1e6),
+        }
+        if forfeit is not None:
+            fault = self.faults[-1]
+            team = forfeit % 2
+            extra["forfeit"] = {"seat": forfeit, "team": team, "kind": fault["kind"]}
+            extra["result"] = {
+                "winner": 1 - team,
+                "scores": list(game.scores),
+                "hands": len(game.history),
+                "reason": forfeit_reason(fault),
+            }
+        return records.build(
+            game,
+            seed=setup.seed,
+            rules_name=setup.rules_name,
+            seats=[bot.spec.name for bot in self.bots],
+            extra=extra,
+        )
+
+
+def _timing(values: Sequence[float], scale: float = 1000.0) -> dict[str, Any]:
+    if not values:
+        return {"count": 0}
+    return {
+        "count": len(values),
+        "median": round(statistics.median(values) * scale, 3),
+        "max": round(max(values) * scale, 3),
+        "total": round(sum(values) * scale, 3),
+    }
+
+
+def forfeit_record(
+    game: Game, setup: GameSetup, names: Sequence[str], team: int, fault: dict[str, Any]
+) -> dict[str, Any]:
+    """The record of a game that could not be played at all (a bot that would not start, or was withdrawn)."""
+    return records.build(
+        game,
+        seed=setup.seed,
+        rules_name=setup.rules_name,
+        seats=list(names),
+        extra={
+            "game_id": setup.game_id,
+            "faults": [fault],
+            "forfeit": {"seat": fault["seat"], "team": team, "kind": fault["kind"]},
+            "result": {
+                "winner": 1 - team,
+                "scores": [0, 0],
+                "hands": 0,
+                "reason": forfeit_reason(fault),
+            },
+        },
+    )
+
+
+def forfeit_reason(fault: dict[str, Any]) -> str:
+    return f"forfeit: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}"

@@ -1,0 +1,164 @@
+"""Matches: two teams of bot programs play a series of games, the bot processes reused across them.
+
+A match keeps one process per seat-program for its whole length, starts them again after a crash,
+and withdraws a team whose bots have faulted in ``withdraw_after`` games in a row (its remaining games
+are forfeited without being played). With duplicate deals every deal is played twice, the teams
+swapping seats, so luck of the cards cancels out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from rookarena.bots import BotProcess, BotSpec, Fault, Limits
+from rookarena.protocol import bye_message
+from rookarena.records import new_game
+from rookarena.referee import FaultPolicy, GameSetup, Referee, TimeControl, forfeit_record
+from rookarena.rules import Rules
+from rookarena.simulate import derive_seed
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchConfig:
+    team_a: tuple[BotSpec, BotSpec]
+    team_b: tuple[BotSpec, BotSpec]
+    rules: Rules
+    rules_name: str
+    games: int = 2
+    seed: int = 1
+    duplicate: bool = True
+    time: TimeControl = dataclasses.field(default_factory=TimeControl)
+    policy: FaultPolicy = FaultPolicy.FORFEIT
+    limits: Limits = dataclasses.field(default_factory=Limits)
+    withdraw_after: int = 3
+    log_dir: pathlib.Path | None = None
+    match_id: str = "match"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Scheduled:
+    """One game of a match: its number, its deal, and whether team A sits at seats 1 and 3."""
+
+    index: int
+    deal: int
+    swapped: bool
+    seed: int
+    first_dealer: int
+
+
+def schedule(games: int, seed: int, duplicate: bool) -> list[Scheduled]:
+    """The games of a match; a game's deal depends only on the seed and its deal number."""
+    out = []
+    for index in range(games):
+        deal = index // 2 if duplicate else index
+        out.append(
+            Scheduled(
+                index=index,
+                deal=deal,
+                swapped=duplicate and index % 2 == 1,
+                seed=derive_seed(seed, "deal", deal),
+                first_dealer=deal % 4,
+            )
+        )
+    return out
+
+
+class Match:
+    def __init__(self, config: MatchConfig) -> None:
+        self.config = config
+        # Slots 0, 1: team A's two programs; 2, 3: team B's.
+        self.specs = [*config.team_a, *config.team_b]
+        self.procs: list[BotProcess | None] = [None] * 4
+        self.restarts = [0] * 4
+        self.fault_streak = [0, 0]
+        self.withdrawn: list[str | None] = [None, None]
+
+    async def run(self, on_record: Callable[[dict[str, Any]], None]) -> None:
+        """Play every game, handing each record to ``on_record`` as soon as the game ends."""
+        async with trio.open_nursery() as nursery:
+            try:
+                for game in schedule(self.config.games, self.config.seed, self.config.duplicate):
+                    on_record(await self._play(nursery, game))
+            finally:
+                with trio.CancelScope(shield=True):
+                    await self._stop_all()
+
+    async def _play(self, nursery: trio.Nursery, game: Scheduled) -> dict[str, Any]:
+        config = self.config
+        # Seat order 0..3: team A at seats 0 and 2 unless swapped.
+        slots = [2, 0, 3, 1] if game.swapped else [0, 2, 1, 3]
+        setup = GameSetup(
+            game_id=f"{config.match_id}-{game.index + 1:04d}",
+            rules=config.rules,
+            rules_name=config.rules_name,
+            seed=game.seed,
+            first_dealer=game.first_dealer,
+        )
+        names = [self.specs[slot].name for slot in slots]
+        for team in (0, 1):
+            reason = self.withdrawn[team]
+            if reason is not None:
+                seat = slots.index(2 * team)
+                fault = {"seat": seat, "bot": names[seat], "kind": "withdrawn", "detail": reason, "line": "", "hand": 0}
+                return forfeit_record(
+                    new_game(config.rules, game.seed, game.first_dealer), setup, names, seat % 2, fault
+                )
+        await self._ensure_started(nursery, slots)
+        bots = [self.procs[slot] for slot in slots]
+        assert all(bot is not None for bot in bots)
+        referee = Referee([bot for bot in bots if bot is not None], setup, config.time, config.policy)
+        record = await referee.play()
+        self._update_streaks(record, slots)
+        return record
+
+    async def _ensure_started(self, nursery: trio.Nursery, slots: list[int]) -> None:
+        """Start every bot that is not running (first game, or after a crash), concurrently."""
+
+        async def start(slot: int) -> None:
+            old = self.procs[slot]
+            if old is not None:
+                await old.stop()
+                self.restarts[slot] += 1
+            spec = self.specs[slot]
+            label = f"{spec.name}#{slot}"
+            log_path = None
+            if self.config.log_dir is not None:
+                log_path = str(self.config.log_dir / f"{_safe(spec.name)}-{slot}.stderr.log")
+            proc = BotProcess(spec, label, log_path, self.config.limits)
+            self.procs[slot] = proc
+            fault = await proc.start(nursery)
+            if fault is not None and proc.fault is None:
+                proc.fault = Fault(fault.kind, f"at startup: {fault.detail}", fault.line)
+
+        async with trio.open_nursery() as starters:
+            for slot in slots:
+                proc = self.procs[slot]
+                if proc is None or not proc.alive:
+                    starters.start_soon(start, slot)
+
+    def _update_streaks(self, record: dict[str, Any], slots: list[int]) -> None:
+        faulty = {slots[fault["seat"]] // 2 for fault in record.get("faults", [])}
+        for team in (0, 1):
+            self.fault_streak[team] = self.fault_streak[team] + 1 if team in faulty else 0
+            if self.fault_streak[team] >= self.config.withdraw_after and self.withdrawn[team] is None:
+                self.withdrawn[team] = f"faulted in {self.fault_streak[team]} games in a row"
+
+    async def _stop_all(self) -> None:
+        async def stop(proc: BotProcess) -> None:
+            if proc.alive:
+                await proc.send(bye_message(), self.config.limits.grace)
+            await proc.stop()
+
+        async with trio.open_nursery() as stoppers:
+            for proc in self.procs:
+                if proc is not None:
+                    stoppers.start_soon(stop, proc)
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
