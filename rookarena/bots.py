@@ -82,6 +82,7 @@ class BotProcess:
         self.stderr_dropped = 0
         self.ignored: list[str] = []
         self._pending: list[Event] = []
+        self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self._drain_scope = trio.CancelScope()
         self._drain_done = trio.Event()
 
@@ -252,10 +253,14 @@ class BotProcess:
             await process.stdin.aclose()
         with trio.move_on_after(self.limits.grace):
             await process.wait()
+        self.ended_by = "exit"
         if process.returncode is None:
+            self.ended_by = "sigterm"
             _signal_group(process.pid, signal.SIGTERM)
             with trio.move_on_after(self.limits.grace):
                 await process.wait()
+            if process.returncode is None:
+                self.ended_by = "sigkill"
         _signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
         with trio.CancelScope(shield=True):
             await process.wait()

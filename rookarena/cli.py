@@ -8,6 +8,7 @@ import os
 import pathlib
 import shutil
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -15,7 +16,7 @@ import click
 import trio
 import yaml
 
-from rookarena import records, report
+from rookarena import checkbot, records, report
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.errors import RookError
 from rookarena.presets import PRESETS, preset, resolve
@@ -205,6 +206,33 @@ def match(
     click.echo(report.match_table(played, a.name, b.name))
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
+
+
+@main.command("check-bot")
+@click.argument("command")
+@click.option("--games", type=click.IntRange(min=1), default=4, show_default=True, help="Games per preset.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option(
+    "--move-time", type=click.FloatRange(min=0.001), default=2.0, show_default=True, help="Seconds per decision."
+)
+@click.option(
+    "--startup", type=click.FloatRange(min=0.001), default=10.0, show_default=True, help="Seconds to say hello."
+)
+@click.option("--logs", type=click.Path(file_okay=False), help="Keep the bot's stderr logs in this directory.")
+def check_bot(command: str, games: int, seed: int, move_time: float, startup: float, logs: str | None) -> None:
+    """Play COMMAND through every phase under several presets and print a report card.
+
+    Exits 0 only when the bot is compliant.
+    """
+    spec = _spec(command, None, "bot")
+    log_dir = pathlib.Path(logs) if logs else pathlib.Path(tempfile.mkdtemp(prefix="rookarena-check-"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+    checks = checkbot.run(
+        spec, games=games, seed=seed, time=TimeControl(move=move_time, startup=startup), log_dir=log_dir
+    )
+    click.echo(report.report_card(spec.name, checks, str(log_dir)))
+    if not all(check.passed for check in checks):
+        raise SystemExit(1)
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:

@@ -105,3 +105,16 @@ def match_table(played: list[dict[str, Any]], name_a: str, name_b: str) -> str:
         )
     headers = ["bot", "games", "wins", "losses", "draws", "win rate", "points/game", "against/game", "faults"]
     return tabulate(rows, headers=headers)
+
+
+def report_card(name: str, checks: list[Any], log_dir: str) -> str:
+    """The check-bot verdict: one line per check, advice under each failure."""
+    lines = [f"check-bot {name}"]
+    for check in checks:
+        lines.append(f"  {'PASS' if check.passed else 'FAIL'}  {check.name}: {check.detail}")
+        if not check.passed and check.advice:
+            lines.append(f"        advice: {check.advice}")
+    failed = sum(not check.passed for check in checks)
+    verdict = "compliant" if failed == 0 else f"NOT compliant: {failed} check(s) failed"
+    lines.append(f"{name}: {verdict} (stderr logs in {log_dir})")
+    return "\n".join(lines)

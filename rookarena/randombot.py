@@ -1,0 +1,37 @@
+"""A random rook/1 bot shipped inside the package (``python -m rookarena.randombot``).
+
+It plays :func:`rookarena.players.random_action` and serves as the opponent of ``rookarena check-bot``
+and in benchmarks, where the sample bots of the source tree may not be installed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from rookarena.actions import parse_action
+from rookarena.players import random_action
+
+
+def main() -> None:
+    seed = int(sys.argv[1]) if len(sys.argv) > 1 else None
+    rng = random.Random(seed)
+    out = sys.stdout
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "act":
+            legal = [parse_action(text) for text in message["legal"]]
+            out.write(json.dumps({"id": message["id"], "action": str(random_action(legal, rng))}) + "\n")
+            out.flush()
+        elif kind == "hello":
+            out.write(json.dumps({"type": "hello", "name": "rookarena-random", "version": "1", "protocol": "rook/1"}))
+            out.write("\n")
+            out.flush()
+        elif kind == "bye":
+            return
+
+
+if __name__ == "__main__":
+    main()
