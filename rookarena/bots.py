@@ -143,13 +143,14 @@ class BotProcess:
             return None
         return self._fail(Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s"))
 
-    async def ask(self, message: dict[str, Any], timeout: float) -> tuple[Reply | Fault, float]:
-        """Send a request and wait up to ``timeout`` seconds for its reply; also return the time taken."""
+    async def ask(self, message: dict[str, Any], timeout: float, before: bytes = b"") -> tuple[Reply | Fault, float]:
+        """Send a request (after the encoded lines ``before``, in the same write) and wait up to ``timeout``
+        seconds for its reply; also return the time taken."""
         if self.fault is not None:
             return self.fault, 0.0
         _, data = self.conversation.request(message)
         started = trio.current_time()
-        fault = await self.send_raw(data, timeout)
+        fault = await self.send_raw(before + data, timeout)
         if fault is not None:
             return fault, trio.current_time() - started
         event = await self._next_event(started + timeout, waiting_for="a reply")

@@ -247,10 +247,12 @@ def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
 
 def _bot_name(words: tuple[str, ...]) -> str:
     """A short name from a command: the script's stem if there is one, else the program's."""
-    for word in reversed(words):
-        stem = pathlib.Path(word).stem
-        if pathlib.Path(word).suffix in (".py", ".js", ".rb", ".pl", ".sh", ".jar"):
-            return stem
+    if "-m" in words[:-1]:
+        return words[words.index("-m") + 1].rsplit(".", 1)[-1]
+    for word in words:
+        path = pathlib.Path(word)
+        if path.suffix in (".py", ".js", ".rb", ".pl", ".sh", ".jar"):
+            return path.stem
     return pathlib.Path(words[0]).name
 
 

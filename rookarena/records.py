@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from rookarena.actions import Action, parse_action, trump
 from rookarena.cards import Card, Color, cards_text
-from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError
+from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError
 from rookarena.game import Deal, Game, HandResult, Outcome, deal_cards
 from rookarena.rules import SEATS, NestOrder, Rules
 
@@ -126,7 +126,8 @@ def replay(record: Mapping[str, Any]) -> Game:
     Raises :class:`RecordError` naming the first field that disagrees with the rules, as a path such as
     ``hands[3].tricks[2].winner`` (array indices from 0): an illegal action, a trick winner or score
     that is not what the rules give, or deals that do not come from the seed. Top-level fields other
-    than the ones :func:`build` writes are ignored.
+    than the ones :func:`build` writes are ignored. A game that stopped before its end (a forfeit)
+    replays to a game that is not over.
     """
     try:
         return _replay(record)
@@ -141,7 +142,10 @@ def replay(record: Mapping[str, Any]) -> Game:
 def _replay(record: Mapping[str, Any]) -> Game:
     if record.get("format") != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, got {record.get('format')!r}")
-    rules = Rules.from_mapping(record["rules"], where="rules")
+    try:
+        rules = Rules.from_mapping(record["rules"], where="rules")
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
     _compare(record["rules"], rules.to_mapping(), "rules")
     if record["rules_hash"] != rules.digest:
         raise RecordError(f"rules_hash: {record['rules_hash']!r} is not the hash of the rules ({rules.digest})")
@@ -173,6 +177,8 @@ def _replay(record: Mapping[str, Any]) -> Game:
             except IllegalActionError as exc:
                 raise RecordError(f"{where}: {exc}") from None
     rebuilt = build(game, seed=seed, rules_name=record["rules_name"], seats=seats)
+    if not game.is_over and record.get("result") is not None:
+        rebuilt["result"] = _stopped_result(record["result"], game)
     for key, value in rebuilt.items():
         if key not in record:
             raise RecordError(f"{key}: missing (the rules give {_short(value)})")
@@ -197,6 +203,19 @@ def _compare(recorded: Any, expected: Any, where: str) -> None:
             raise RecordError(f"{where}: the record has {len(recorded)} entries, the rules give {len(expected)}")
     elif type(recorded) is not type(expected) or recorded != expected:
         raise RecordError(f"{where}: the record says {_short(recorded)}, the rules give {_short(expected)}")
+
+
+def _stopped_result(result: Any, game: Game) -> Any:
+    """The result a game that stopped before its end may have: a winner decided outside the rules (a
+    forfeit), with the scores and the number of hands as the recorded hands leave them."""
+    if not isinstance(result, dict):
+        return None
+    winner, reason = result.get("winner"), result.get("reason")
+    if winner is not None and (not _is_int(winner) or winner not in (0, 1)):
+        raise RecordError(f"result.winner: {winner!r}: expected 0, 1 or null")
+    if not isinstance(reason, str) or not reason:
+        raise RecordError(f"result.reason: {reason!r}: expected a reason")
+    return {"winner": winner, "scores": list(game.scores), "hands": len(game.history), "reason": reason}
 
 
 def _is_int(value: object) -> bool:
@@ -232,6 +251,9 @@ def _seeded(deals: list[Deal], rules: Rules, seed: int | None, dealer: Callable[
                 raise RecordError(f"seed: {seed!r} does not give the deal of hands[0]")
             raise RecordError(f"hands[{index}].deal: not the deal that seed {seed!r} gives")
         yield deal
+    # A game that stopped early: the engine deals the next hand at once. Any deal will do, as it is
+    # neither played nor recorded.
+    yield deal_cards(rules, rng or random.Random(0), dealer())
 
 
 def _actions(hand: Mapping[str, Any], rules: Rules, index: int) -> list[tuple[str, Action]]:

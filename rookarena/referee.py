@@ -74,6 +74,7 @@ class Referee:
         self.replaced = [not bot.alive for bot in self.bots]
         self.times: list[list[float]] = [[] for _ in range(4)]
         self.overhead: list[float] = []
+        self.outbox: list[list[bytes]] = [[] for _ in range(4)]
 
     async def play(self) -> dict[str, Any]:
         """Play the game to its end (or a forfeit) and return its record."""
@@ -82,12 +83,24 @@ class Referee:
             for seat, bot in enumerate(self.bots):
                 if self.replaced[seat]:
                     self._fault(seat, bot.fault or Fault(FaultKind.CRASH, "not running"))
-            await self._broadcast(self._start_messages())
+            self._post(self._start_messages())
             while not self.game.is_over:
                 await self._decide()
+            await self._flush()
         except _ForfeitError as exc:
             forfeit = exc.seat
+            self._post([[self._forfeit_message(exc.seat)]] * 4)
+            await self._flush()
         return self._record(forfeit)
+
+    def _forfeit_message(self, seat: int) -> dict[str, Any]:
+        fault = self.faults[-1]
+        return {
+            "type": "game_over",
+            "winner": 1 - seat % 2,
+            "scores": list(self.game.scores),
+            "reason": forfeit_reason(fault),
+        }
 
     def _start_messages(self) -> list[list[dict[str, Any]]]:
         setup, names = self.setup, [bot.spec.name for bot in self.bots]
@@ -120,14 +133,15 @@ class Referee:
             action = random_action(legal, self.rng)
         hands_before, tricks_before = len(game.history), len(game.tricks)
         game.apply(action)
-        await self._broadcast(after_action(game, seat, action, hands_before, tricks_before))
+        self._post(after_action(game, seat, action, hands_before, tricks_before))
         self.overhead.append(trio.current_time() - started - waited)
 
     async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:
         """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
         bot, move = self.bots[seat], self.time.move
         message = act_message(self.game, seat, legal, round(move * 1000), round(self.bank[seat] * 1000))
-        reply, elapsed = await bot.ask(message, move + self.bank[seat])
+        before, self.outbox[seat] = b"".join(self.outbox[seat]), []
+        reply, elapsed = await bot.ask(message, move + self.bank[seat], before)
         self.times[seat].append(elapsed)
         self.bank[seat] = max(0.0, self.bank[seat] - max(0.0, elapsed - move))
         if isinstance(reply, Fault):
@@ -166,13 +180,22 @@ class Referee:
         if not bot.alive:
             self.replaced[seat] = True
 
-    async def _broadcast(self, per_seat: Sequence[Sequence[dict[str, Any]]]) -> None:
+    def _post(self, per_seat: Sequence[Sequence[dict[str, Any]]]) -> None:
+        """Queue notifications; each seat gets its queue with its next request, or at the end of the game.
+
+        Writing to a pipe costs far more than encoding a line, so a seat's news travels in one write.
+        """
         for seat, messages in enumerate(per_seat):
-            if self.replaced[seat] or not messages:
-                continue
-            fault = await self.bots[seat].send_raw(b"".join(encode(m) for m in messages), self.time.move)
-            if fault is not None:
-                self._fault(seat, fault)
+            if not self.replaced[seat]:
+                self.outbox[seat].extend(encode(message) for message in messages)
+
+    async def _flush(self) -> None:
+        for seat, bot in enumerate(self.bots):
+            data, self.outbox[seat] = b"".join(self.outbox[seat]), []
+            if data and not self.replaced[seat]:
+                fault = await bot.send_raw(data, self.time.move)
+                if fault is not None and self.policy is FaultPolicy.SUBSTITUTE:
+                    self._fault(seat, fault)
 
     def _record(self, forfeit: int | None) -> dict[str, Any]:
         game, setup = self.game, self.setup
