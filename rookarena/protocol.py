@@ -195,7 +195,7 @@ class Conversation:
             return ProtocolFault(FaultKind.MALFORMED, "line is not JSON", text)
         if not isinstance(message, dict):
             return ProtocolFault(FaultKind.MALFORMED, "expected a JSON object", text)
-        kind = message.get("type", "action" if "action" in message else None)
+        kind = message.get("type", "action" if "id" in message or "action" in message else None)
         if kind not in _ACCEPTS[self.state]:
             if self.state is State.IDLE and kind == "action":
                 return Ignored("a reply when no request is open", text)
