@@ -1,0 +1,67 @@
+"""A bot that misbehaves in one chosen way, for the referee's end-to-end tests.
+
+Usage: bad_bot.py MODE [MARKER]. MARKER is ignored by the bot; tests put it on the command line to find
+any process left behind. Until its failure the bot plays the first legal action.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+MODE = sys.argv[1]
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    if MODE == "crash-start":
+        sys.exit(3)
+    if MODE == "slow-start":
+        time.sleep(30)
+    if MODE == "ignore-sigterm":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if MODE == "leave-child":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", *sys.argv[1:]])
+    if MODE == "stderr-flood":
+        sys.stderr.write("x" * 5_000_000)
+        sys.stderr.flush()
+    requests = 0
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message["type"] == "hello":
+            send({"type": "hello", "name": "bad-" + MODE, "version": "0", "protocol": "rook/1"})
+        elif message["type"] == "act":
+            requests += 1
+            if requests == 5:
+                if MODE == "crash-mid":
+                    os._exit(7)
+                if MODE == "silent":
+                    time.sleep(60)
+                if MODE == "garbage":
+                    sys.stdout.write("this is not json\n")
+                    sys.stdout.flush()
+                    continue
+                if MODE == "illegal":
+                    send({"id": message["id"], "action": "bid 999"})
+                    continue
+                if MODE == "stale-id":
+                    send({"id": message["id"] - 1, "action": message["legal"][0]})
+                    continue
+                if MODE == "endless-line":
+                    while True:
+                        sys.stdout.write("a" * 65536)
+                        sys.stdout.flush()
+            send({"id": message["id"], "action": message["legal"][0]})
+        elif message["type"] == "bye":
+            if MODE in ("ignore-sigterm", "leave-child"):
+                time.sleep(60)
+            return
+
+
+main()

@@ -1,0 +1,135 @@
+"""End-to-end: real bot processes over real pipes, each breaking the protocol in one way.
+
+Each case plays a short match of a misbehaving bot against the sample random bot and checks the fault
+kind, that the random bot's team is credited with the game, that the records stay whole, and that no
+process of either bot is left behind.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import uuid
+from typing import Any
+
+import pytest
+import trio
+
+from rookarena import records
+from rookarena.bots import BotSpec, Limits
+from rookarena.presets import TOURNAMENT
+from rookarena.referee import FaultPolicy, TimeControl
+from rookarena.tournament import Match, MatchConfig
+
+HERE = pathlib.Path(__file__).parent
+ROOT = HERE.parent
+RANDOM_BOT = (sys.executable, str(ROOT / "sample_bots" / "python" / "random_bot.py"))
+
+
+def processes_with(marker: str) -> list[str]:
+    found = []
+    for proc in pathlib.Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (proc / "stat").read_text().split(") ", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker in cmdline:
+            found.append(f"{proc.name} [{state}] {cmdline}")
+    return found
+
+
+async def play(
+    mode: str, tmp_path: pathlib.Path, *, games: int = 2, policy: FaultPolicy = FaultPolicy.FORFEIT, **time: float
+) -> tuple[list[dict[str, Any]], str]:
+    marker = f"rookarena-test-{uuid.uuid4().hex}"
+    bad = BotSpec(f"bad-{mode}", (sys.executable, str(HERE / "bots" / "bad_bot.py"), mode, marker))
+    good = BotSpec("random", (*RANDOM_BOT, "--seed", "5", "--name", f"random-{marker}"))
+    config = MatchConfig(
+        team_a=(bad, bad),
+        team_b=(good, good),
+        rules=TOURNAMENT,
+        rules_name="tournament",
+        games=games,
+        seed=11,
+        time=TimeControl(move=time.get("move", 0.5), startup=time.get("startup", 5.0)),
+        policy=policy,
+        limits=Limits(startup=time.get("startup", 5.0), grace=0.3, stderr_cap=100_000),
+        log_dir=tmp_path,
+    )
+    played: list[dict[str, Any]] = []
+    with trio.fail_after(60):
+        await Match(config).run(played.append)
+    return played, marker
+
+
+CASES = [
+    # mode, fault kind, words expected in the detail
+    ("crash-start", "crash", "exited with status 3"),
+    ("crash-mid", "crash", "status 7"),
+    ("silent", "timeout", "no reply"),
+    ("garbage", "malformed", "not JSON"),
+    ("illegal", "illegal", "bid 999"),
+    ("endless-line", "protocol", "longer than"),
+    ("slow-start", "timeout", "hello"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "kind", "detail"), CASES)
+async def test_fault_is_classified_and_forfeits(mode: str, kind: str, detail: str, tmp_path: pathlib.Path) -> None:
+    played, marker = await play(mode, tmp_path, startup=1.0 if mode == "slow-start" else 5.0)
+    assert len(played) == 2
+    for record in played:
+        faults = record["faults"]
+        assert faults, record["game_id"]
+        assert {f["kind"] for f in faults} == {kind}
+        assert detail in faults[0]["detail"] + faults[0]["line"]
+        bad_team = record["forfeit"]["team"]
+        assert record["seats"][faults[0]["seat"]] == f"bad-{mode}"
+        assert record["result"]["winner"] == 1 - bad_team
+        records.replay(record)  # the hands played before the fault are whole and legal
+    assert processes_with(marker) == []
+
+
+@pytest.mark.slow
+async def test_stale_id_is_ignored_then_times_out(tmp_path: pathlib.Path) -> None:
+    played, marker = await play("stale-id", tmp_path, games=1, move=0.3)
+    (fault,) = played[0]["faults"]
+    assert fault["kind"] == "timeout"
+    assert processes_with(marker) == []
+
+
+@pytest.mark.slow
+async def test_stderr_flood_is_capped_and_harmless(tmp_path: pathlib.Path) -> None:
+    played, marker = await play("stderr-flood", tmp_path, games=1)
+    assert played[0]["faults"] == []
+    assert played[0]["result"]["reason"] == "reached the target"
+    logs = sorted(tmp_path.glob("bad-stderr-flood-*.stderr.log"))
+    assert logs
+    for path in logs:
+        text = path.read_bytes()
+        assert len(text) < 100_000 + 200
+        assert b"more bytes of stderr dropped" in text
+    assert processes_with(marker) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["ignore-sigterm", "leave-child"])
+async def test_stubborn_processes_are_killed(mode: str, tmp_path: pathlib.Path) -> None:
+    played, marker = await play(mode, tmp_path, games=1)
+    assert played[0]["faults"] == []
+    assert processes_with(marker) == []
+
+
+@pytest.mark.slow
+async def test_substitute_policy_finishes_the_game(tmp_path: pathlib.Path) -> None:
+    played, marker = await play("crash-mid", tmp_path, games=2, policy=FaultPolicy.SUBSTITUTE)
+    for record in played:
+        assert "forfeit" not in record
+        assert record["result"]["reason"] != ""
+        assert record["faults"] and all(f["kind"] == "crash" for f in record["faults"])
+        records.replay(record)
+    assert processes_with(marker) == []
