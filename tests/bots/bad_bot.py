@@ -14,12 +14,12 @@ import time
 MODE = sys.argv[1]
 
 
-def send(obj):
+def send(obj: dict[str, object]) -> None:
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
 
 
-def main():
+def main() -> None:
     if MODE == "crash-start":
         sys.exit(3)
     if MODE == "slow-start":
