@@ -470,14 +470,14 @@ class Game:
 
     def _why_bid_illegal(self, action: Action) -> str:
         rules = self.rules
-        legal = self._legal_calls()
+        stuck = rules.all_pass is AllPass.DEALER_MUST_BID and self.high_bid is None and sum(self.passed) == SEATS - 1
         if type(action) is Pass:
-            if rules.all_pass is AllPass.DEALER_MUST_BID and self.high_bid is None:
+            if stuck:
                 return f"the dealer must bid {rules.bid_min} when the other three have passed"
             return "the opener must bid"
         assert type(action) is Bid
         amount = action.amount
-        if PASS not in legal and len(legal) == 1:
+        if stuck:
             return f"the dealer must bid exactly {rules.bid_min}"
         if amount < rules.bid_min or amount > rules.bid_max or (amount - rules.bid_min) % rules.bid_step:
             return f"bids are {rules.bid_min} to {rules.bid_max} in steps of {rules.bid_step}"
