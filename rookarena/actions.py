@@ -100,7 +100,7 @@ def parse_action(text: str) -> Action:
     if len(words) == 2:
         verb, arg = words
         if verb == "bid":
-            if arg.isdigit() and len(arg) < 6:
+            if arg.isascii() and arg.isdigit() and len(arg) < 6:
                 return bid(int(arg))
             raise ParseError(f"bad bid {text!r}: expected 'bid' and a whole number")
         if verb == "discard":

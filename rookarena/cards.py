@@ -92,7 +92,7 @@ class Card:
         key = text.strip().upper()
         if key == ROOK_TEXT:
             return ROOK
-        if len(key) < 2 or not key[1:].isdigit():
+        if len(key) < 2 or not (key[1:].isascii() and key[1:].isdigit()):
             raise ParseError(f"unknown card {text!r}: expected a colour letter and a number, or 'ROOK'")
         return cls(Color.parse(key[0]), int(key[1:]))
 

@@ -297,7 +297,7 @@ def _convert(key: str, raw: Any, where: str) -> Any:
             raise RulesError(f"{where}: {raw!r}: expected {expected}")
         pairs = []
         for rank, points in raw.items():
-            number = int(rank) if isinstance(rank, str) and rank.isdigit() else rank
+            number = int(rank) if isinstance(rank, str) and rank.isascii() and rank.isdigit() else rank
             if not _is_int(number) or not _is_int(points):
                 raise RulesError(f"{where}: {rank!r}: {points!r}: expected whole numbers")
             pairs.append((number, points))

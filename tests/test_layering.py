@@ -1,0 +1,89 @@
+"""The pure core stays pure: its modules import no I/O, processes, clock, CLI or report code.
+
+Imports are read from the source with :mod:`ast` (nothing is imported), including imports inside
+functions and ``if TYPE_CHECKING`` blocks, relative imports and ``from rookarena import cli``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import rookarena
+
+PACKAGE = Path(rookarena.__file__).parent
+PURE = ["cards", "rules", "presets", "actions", "game", "views", "players", "records", "simulate", "errors"]
+FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.report"}
+
+
+def imported(source: str) -> set[str]:
+    """Every module name ``source`` (a module directly inside rookarena) imports, fully qualified."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                assert node.level == 1, "a relative import reaching above the package"
+                full = f"rookarena.{node.module}" if node.module else "rookarena"
+            else:
+                full = node.module or ""
+            names.add(full)
+            # ``from rookarena import cli`` imports the module rookarena.cli.
+            names.update(f"{full}.{alias.name}" for alias in node.names)
+    return names
+
+
+def forbidden(names: set[str]) -> set[str]:
+    """The names that are, or are inside, a forbidden module."""
+    return {name for name in names if any(name == bad or name.startswith(f"{bad}.") for bad in FORBIDDEN)}
+
+
+@pytest.mark.parametrize("module", PURE)
+def test_pure_module_imports(module: str) -> None:
+    path = PACKAGE / f"{module}.py"
+    assert path.is_file(), f"{path} is missing"
+    names = imported(path.read_text(encoding="utf-8"))
+    assert not forbidden(names), f"rookarena.{module} imports {sorted(forbidden(names))}"
+
+
+@pytest.mark.parametrize(
+    ("source", "caught"),
+    [
+        ("import os", {"os"}),
+        ("import os.path", {"os.path"}),
+        ("from os import path", {"os", "os.path"}),
+        ("import time as clock", {"time"}),
+        ("from time import monotonic", {"time", "time.monotonic"}),
+        ("import trio", {"trio"}),
+        ("import yaml", {"yaml"}),
+        ("def f():\n    import subprocess\n", {"subprocess"}),
+        ("if TYPE_CHECKING:\n    import click\n", {"click"}),
+        ("import socket", {"socket"}),
+        ("from rookarena import cli", {"rookarena.cli"}),
+        ("from rookarena.report import table", {"rookarena.report", "rookarena.report.table"}),
+        ("from . import cli", {"rookarena.cli"}),
+        ("from .report import table", {"rookarena.report", "rookarena.report.table"}),
+        ("import rookarena.cli", {"rookarena.cli"}),
+    ],
+)
+def test_the_check_catches(source: str, caught: set[str]) -> None:
+    assert forbidden(imported(source)) == caught
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import random",
+        "import ostrich",
+        "import timeit",
+        "from rookarena import cards",
+        "from .records import build",
+        "from rookarena.reporting import x",
+        "import json, hashlib",
+    ],
+)
+def test_the_check_lets_through(source: str) -> None:
+    assert forbidden(imported(source)) == set()
