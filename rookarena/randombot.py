@@ -1,7 +1,8 @@
 """A random rook/1 bot shipped inside the package (``python -m rookarena.randombot``).
 
-It plays :func:`rookarena.players.random_action` and serves as the opponent of ``rookarena check-bot``
-and in benchmarks, where the sample bots of the source tree may not be installed.
+It plays :func:`rookarena.players.random_action` (seeded per game when given a seed argument) and
+serves as the opponent of ``rookarena check-bot`` and in benchmarks, where the sample bots of the
+source tree may not be installed.
 """
 
 from __future__ import annotations
@@ -15,13 +16,16 @@ from rookarena.players import random_action
 
 
 def main() -> None:
-    seed = int(sys.argv[1]) if len(sys.argv) > 1 else None
+    seed = sys.argv[1] if len(sys.argv) > 1 else None
     rng = random.Random(seed)
     out = sys.stdout
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
-        if kind == "act":
+        if kind == "game" and seed is not None:
+            # Reseeded per game and seat: a game's choices do not depend on what the process played before.
+            rng = random.Random(f"{seed}/{message['game']}/{message['seat']}")
+        elif kind == "act":
             legal = [parse_action(text) for text in message["legal"]]
             out.write(json.dumps({"id": message["id"], "action": str(random_action(legal, rng))}) + "\n")
             out.flush()

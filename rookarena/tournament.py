@@ -24,6 +24,17 @@ from rookarena.simulate import derive_seed
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Scheduled:
+    """One game of a match: its number, its deal, and whether team A sits at seats 1 and 3."""
+
+    index: int
+    deal: int
+    swapped: bool
+    seed: int
+    first_dealer: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class MatchConfig:
     team_a: tuple[BotSpec, BotSpec]
     team_b: tuple[BotSpec, BotSpec]
@@ -38,17 +49,9 @@ class MatchConfig:
     withdraw_after: int = 3
     log_dir: pathlib.Path | None = None
     match_id: str = "match"
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Scheduled:
-    """One game of a match: its number, its deal, and whether team A sits at seats 1 and 3."""
-
-    index: int
-    deal: int
-    swapped: bool
-    seed: int
-    first_dealer: int
+    names: tuple[str, str] = ("A", "B")  # the entries' names, written as each record's "teams"
+    plan: tuple[Scheduled, ...] | None = None  # the games to play (default: ``schedule(games, seed, duplicate)``)
+    league: str | None = None
 
 
 def schedule(games: int, seed: int, duplicate: bool) -> list[Scheduled]:
@@ -82,8 +85,20 @@ class Match:
         """Play every game, handing each record to ``on_record`` as soon as the game ends."""
         async with trio.open_nursery() as nursery:
             try:
-                for game in schedule(self.config.games, self.config.seed, self.config.duplicate):
-                    on_record(await self._play(nursery, game))
+                config = self.config
+                plan = config.plan if config.plan is not None else schedule(config.games, config.seed, config.duplicate)
+                for game in plan:
+                    record = await self._play(nursery, game)
+                    teams = [config.names[1], config.names[0]] if game.swapped else list(config.names)
+                    record["teams"] = teams
+                    record["league"] = {
+                        "name": config.league or config.match_id,
+                        "pairing": sorted(config.names),
+                        "deal": game.deal,
+                        "swapped": game.swapped,
+                        "index": game.index,
+                    }
+                    on_record(record)
             finally:
                 with trio.CancelScope(shield=True):
                     await self._stop_all()

@@ -1,0 +1,331 @@
+"""League configuration: read a YAML file, check every key, and say exactly where it is wrong.
+
+Errors read ``FILE:LINE: KEY: what was expected, got what``; nothing runs until the whole file is valid.
+Line numbers come from the YAML node tree, so a value is blamed on the line it is written on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import shutil
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from rookarena.bots import BotSpec, Limits, command_of
+from rookarena.errors import RookError
+from rookarena.presets import resolve
+from rookarena.referee import FaultPolicy, TimeControl
+from rookarena.rules import Rules
+
+
+class ConfigError(RookError):
+    """A league configuration that cannot be run."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    """One league entry: the bot, and the program for its team's second seat (the same by default)."""
+
+    name: str
+    bot: BotSpec
+    partner: BotSpec
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    name: str
+    rules: Rules
+    rules_name: str
+    format: str
+    games: int
+    duplicate: bool
+    seed: int
+    jobs: int
+    time: TimeControl
+    faults: FaultPolicy
+    withdraw_after: int
+    limits: Limits
+    entries: tuple[Entry, ...]
+    source: str  # the file's text, copied into the results directory
+
+
+FORMATS = ("round-robin", "gauntlet")
+TOP_KEYS = (
+    "name",
+    "rules",
+    "format",
+    "games",
+    "duplicate",
+    "seed",
+    "jobs",
+    "time",
+    "faults",
+    "withdraw_after",
+    "limits",
+    "bots",
+)
+BOT_KEYS = ("name", "command", "partner", "cwd", "env")
+TIME_KEYS = ("move", "startup", "bank")
+LIMIT_KEYS = ("line", "stderr")
+INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh")
+
+
+class _Node:
+    """A YAML value with the line it starts on, for blame."""
+
+    def __init__(self, node: yaml.Node) -> None:
+        self.node = node
+        self.line = node.start_mark.line + 1
+
+
+def load(path: str | os.PathLike[str]) -> LeagueConfig:
+    """Read and check a league configuration file."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file") from None
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    return _Reader(str(path), path.parent).config(root, text)
+
+
+class _Reader:
+    def __init__(self, filename: str, base: pathlib.Path) -> None:
+        self.filename = filename
+        self.base = base
+
+    def fail(self, node: yaml.Node | None, key: str, message: str) -> ConfigError:
+        line = f":{node.start_mark.line + 1}" if node is not None else ""
+        return ConfigError(f"{self.filename}{line}: {key}: {message}")
+
+    def value(self, node: yaml.Node) -> Any:
+        try:
+            return yaml.safe_load(yaml.serialize(node))
+        except yaml.YAMLError as exc:  # pragma: no cover - the node came from a successful compose
+            raise self.fail(node, "?", f"unreadable value: {exc}") from None
+
+    def mapping(
+        self, node: yaml.Node | None, key: str, allowed: tuple[str, ...]
+    ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.fail(node, key, f"expected a mapping with keys {', '.join(allowed)}, got {self._show(node)}")
+        out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key_node, value_node in node.value:
+            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            path = f"{key}.{name}" if key else str(name)
+            if name not in allowed:
+                raise self.fail(key_node, path, f"unknown key {name!r}: expected one of {', '.join(allowed)}")
+            if name in out:
+                raise self.fail(key_node, path, "given twice")
+            out[name] = (key_node, value_node)
+        return out
+
+    def _show(self, node: yaml.Node | None) -> str:
+        if node is None:
+            return "nothing"
+        value = self.value(node)
+        text = repr(value)
+        return text if len(text) < 60 else text[:57] + "..."
+
+    def integer(self, node: yaml.Node, key: str, minimum: int) -> int:
+        value = self.value(node)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise self.fail(node, key, f"expected a whole number >= {minimum}, got {self._show(node)}")
+        return value
+
+    def number(self, node: yaml.Node, key: str, positive: bool) -> float:
+        value = self.value(node)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and (value > 0 if positive else value >= 0)
+        if not ok:
+            raise self.fail(
+                node, key, f"expected a number {'> 0' if positive else '>= 0'} (seconds), got {self._show(node)}"
+            )
+        return float(value)
+
+    def boolean(self, node: yaml.Node, key: str) -> bool:
+        value = self.value(node)
+        if not isinstance(value, bool):
+            raise self.fail(node, key, f"expected true or false, got {self._show(node)}")
+        return value
+
+    def choice(self, node: yaml.Node, key: str, choices: tuple[str, ...]) -> str:
+        value = self.value(node)
+        if value not in choices:
+            raise self.fail(node, key, f"expected one of {', '.join(choices)}, got {self._show(node)}")
+        return str(value)
+
+    def string(self, node: yaml.Node, key: str) -> str:
+        value = self.value(node)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(node, key, f"expected a non-empty string, got {self._show(node)}")
+        return value
+
+    # -- the whole file -------------------------------------------------------------------------
+
+    def config(self, root: yaml.Node | None, text: str) -> LeagueConfig:
+        if root is None:
+            raise self.fail(None, "bots", "the file is empty: expected at least 'bots:' with two bots")
+        top = self.mapping(root, "", TOP_KEYS)
+        get = top.get
+        name = self.string(top["name"][1], "name") if "name" in top else pathlib.Path(self.filename).stem
+        rules_name, rules = self.rules(get("rules"))
+        fmt = self.choice(top["format"][1], "format", FORMATS) if "format" in top else "round-robin"
+        duplicate = self.boolean(top["duplicate"][1], "duplicate") if "duplicate" in top else True
+        games = self.integer(top["games"][1], "games", 1) if "games" in top else 2
+        if duplicate and games % 2:
+            raise self.fail(
+                top["games"][1],
+                "games",
+                f"expected an even number with duplicate: true (each deal is played twice), got {games}",
+            )
+        seed = self.integer(top["seed"][1], "seed", 0) if "seed" in top else 1
+        jobs = self.integer(top["jobs"][1], "jobs", 1) if "jobs" in top else (os.cpu_count() or 1)
+        time = self.time(get("time"))
+        faults = (
+            FaultPolicy(self.choice(top["faults"][1], "faults", tuple(p.value for p in FaultPolicy)))
+            if "faults" in top
+            else FaultPolicy.FORFEIT
+        )
+        withdraw = self.integer(top["withdraw_after"][1], "withdraw_after", 1) if "withdraw_after" in top else 3
+        limits = self.limits(get("limits"), time)
+        if "bots" not in top:
+            raise self.fail(root, "bots", "missing: expected a list of at least two bots")
+        entries = self.bots(top["bots"][1])
+        return LeagueConfig(
+            name=name,
+            rules=rules,
+            rules_name=rules_name,
+            format=fmt,
+            games=games,
+            duplicate=duplicate,
+            seed=seed,
+            jobs=jobs,
+            time=time,
+            faults=faults,
+            withdraw_after=withdraw,
+            limits=limits,
+            entries=entries,
+            source=text,
+        )
+
+    def rules(self, pair: tuple[yaml.Node, yaml.Node] | None) -> tuple[str, Rules]:
+        if pair is None:
+            return resolve("tournament")
+        node = pair[1]
+        try:
+            return resolve(self.value(node))
+        except RookError as exc:
+            message = str(exc)
+            knob = message.split(":", 1)[0] if message.startswith("rules") else "rules"
+            blamed = self._knob_node(node, knob)
+            detail = message.split(": ", 1)[1] if message.startswith("rules") and ": " in message else message
+            raise self.fail(blamed, knob, detail) from None
+
+    def _knob_node(self, node: yaml.Node, knob: str) -> yaml.Node:
+        """The value node of ``rules.<knob>`` when it is written out, for its line number."""
+        name = knob.split(".", 1)[1] if "." in knob else ""
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if key_node.value == name:
+                    return value_node  # type: ignore[no-any-return]
+        return node
+
+    def time(self, pair: tuple[yaml.Node, yaml.Node] | None) -> TimeControl:
+        if pair is None:
+            return TimeControl()
+        keys = self.mapping(pair[1], "time", TIME_KEYS)
+        values = {key: self.number(node, f"time.{key}", key != "bank") for key, (_, node) in keys.items()}
+        return TimeControl(**values)
+
+    def limits(self, pair: tuple[yaml.Node, yaml.Node] | None, time: TimeControl) -> Limits:
+        values: dict[str, Any] = {"startup": time.startup}
+        if pair is not None:
+            keys = self.mapping(pair[1], "limits", LIMIT_KEYS)
+            names = {"line": "max_line", "stderr": "stderr_cap"}
+            for key, (_, node) in keys.items():
+                values[names[key]] = self.integer(node, f"limits.{key}", 1)
+        return Limits(**values)
+
+    def bots(self, node: yaml.Node) -> tuple[Entry, ...]:
+        if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
+            raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
+        entries: list[Entry] = []
+        seen: dict[str, int] = {}
+        for index, item in enumerate(node.value):
+            where = f"bots[{index}]"
+            keys = self.mapping(item, where, BOT_KEYS)
+            for required in ("name", "command"):
+                if required not in keys:
+                    raise self.fail(item, f"{where}.{required}", "missing")
+            name = self.string(keys["name"][1], f"{where}.name")
+            if name in seen:
+                raise self.fail(keys["name"][1], f"{where}.name", f"{name!r} is already the name of bots[{seen[name]}]")
+            seen[name] = index
+            cwd = self.string(keys["cwd"][1], f"{where}.cwd") if "cwd" in keys else None
+            if cwd is not None and not (self.base / cwd).is_dir() and not pathlib.Path(cwd).is_dir():
+                raise self.fail(keys["cwd"][1], f"{where}.cwd", f"no directory {cwd!r}")
+            env = self.env(keys["env"][1], f"{where}.env") if "env" in keys else {}
+            bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
+            partner = bot
+            if "partner" in keys:
+                partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
+            entries.append(Entry(name, bot, partner))
+        return tuple(entries)
+
+    def env(self, node: yaml.Node, key: str) -> dict[str, str]:
+        value = self.value(node)
+        if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, (str, int, float)) for k, v in value.items()
+        ):
+            raise self.fail(node, key, f"expected a mapping of variable names to strings, got {self._show(node)}")
+        return {k: str(v) for k, v in value.items()}
+
+    def command(self, node: yaml.Node, key: str, name: str, cwd: str | None, env: dict[str, str]) -> BotSpec:
+        value = self.value(node)
+        if not (
+            isinstance(value, str) or (isinstance(value, list) and value and all(isinstance(w, str) for w in value))
+        ):
+            raise self.fail(node, key, f"expected a list of strings or a string, got {self._show(node)}")
+        try:
+            words = command_of(value)
+        except ValueError as exc:
+            raise self.fail(node, key, f"cannot split {value!r}: {exc}") from None
+        where = pathlib.Path(cwd) if cwd else pathlib.Path.cwd()
+        program = words[0]
+        if "/" in program:
+            if not (where / program).exists():
+                raise self.fail(node, key, f"no program {program!r} (relative to {str(where)!r})")
+        elif shutil.which(program) is None:
+            raise self.fail(node, key, f"no program {program!r} on PATH")
+        if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
+            script = words[1]
+            if (
+                pathlib.Path(script).suffix in (".py", ".js", ".rb", ".pl", ".jar", ".sh")
+                and not (where / script).exists()
+            ):
+                raise self.fail(node, key, f"no file {script!r} for {program} (relative to {str(where)!r})")
+        return BotSpec(name=name, command=words, cwd=cwd, env=env)
+
+
+def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
+    """The settings that decide a league's games: a results directory is only resumed under the same ones."""
+    return {
+        "name": config.name,
+        "rules": config.rules.to_mapping(),
+        "format": config.format,
+        "games": config.games,
+        "duplicate": config.duplicate,
+        "seed": config.seed,
+        "bots": [[e.name, list(e.bot.command), list(e.partner.command)] for e in config.entries],
+    }
