@@ -16,8 +16,9 @@ import click
 import trio
 import yaml
 
-from rookarena import checkbot, records, report
+from rookarena import checkbot, league, records, report, results
 from rookarena.bots import BotSpec, Limits, command_of
+from rookarena.config import load as load_config
 from rookarena.errors import RookError
 from rookarena.presets import PRESETS, preset, resolve
 from rookarena.referee import FaultPolicy, TimeControl
@@ -233,6 +234,137 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     click.echo(report.report_card(spec.name, checks, str(log_dir)))
     if not all(check.passed for check in checks):
         raise SystemExit(1)
+
+
+@main.command()
+@click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.option("--jobs", type=click.IntRange(min=1), help="Games in parallel (default: the config's, else CPU count).")
+@click.option("--out", type=click.Path(file_okay=False), help="Results directory (default: results/NAME).")
+@click.option("--resume", is_flag=True, help="Continue a league in --out, skipping its finished games.")
+@click.option("--shard", metavar="K/N", help="Run only the K-th of N disjoint slices of the games.")
+@click.option("--format", "fmt", default="simple", show_default=True, help="Any tabulate table format.")
+@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
+def run(
+    config_file: str, jobs: int | None, out: str | None, resume: bool, shard: str | None, fmt: str, verbose: int
+) -> None:
+    """Run the league of CONFIG and print its standings."""
+    _logging(verbose)
+    try:
+        config = load_config(config_file)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    games = league.plan(config)
+    label = None
+    if shard:
+        k, n = _parse_shard(shard)
+        games = league.shard(games, k, n)
+        label = f"{k}/{n}"
+    default_out = pathlib.Path("results") / config.name
+    if label:
+        default_out = default_out / f"shard-{label.replace('/', '-of-')}"
+    out_dir = pathlib.Path(out) if out else default_out
+    try:
+        finished = league.prepare(out_dir, config, resume, label)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    todo = [game for game in games if game.game_id not in finished]
+    progress = Progress(len(games), len(games) - len(todo))
+    sink = league.RecordSink(out_dir / league.GAMES_FILE)
+
+    def on_record(record: dict[str, Any]) -> None:
+        sink.write(record)
+        progress.update(record)
+
+    progress.show()
+    try:
+        trio.run(league.run, config, todo, jobs or config.jobs, out_dir / "logs", on_record)
+    except KeyboardInterrupt:
+        progress.finish()
+        click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
+        click.echo(
+            f"resume with: rookarena run {config_file} --out {out_dir} --resume"
+            + (f" --shard {shard}" if shard else ""),
+            err=True,
+        )
+        raise SystemExit(130) from None
+    finally:
+        sink.close()
+    progress.finish()
+    played = league.read_games(out_dir / league.GAMES_FILE)
+    click.echo(write_standings(out_dir, played, fmt))
+
+
+@main.command("standings")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
+@click.option("--format", "fmt", default="simple", show_default=True, help="Any tabulate table format.")
+def standings_command(directories: tuple[str, ...], fmt: str) -> None:
+    """Print the standings of one results directory, or of several (shards) merged."""
+    try:
+        played = league.merge(pathlib.Path(d) for d in directories)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(render_standings(played, fmt))
+
+
+def render_standings(played: list[dict[str, Any]], fmt: str) -> str:
+    return results.standings_text(played, fmt)
+
+
+def write_standings(out_dir: pathlib.Path, played: list[dict[str, Any]], fmt: str) -> str:
+    """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text."""
+    return results.write(out_dir, played, fmt)
+
+
+def _parse_shard(text: str) -> tuple[int, int]:
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: expected K/N, such as 2/5", param_hint="--shard") from None
+    if not 1 <= k <= n:
+        raise click.BadParameter(f"{text!r}: expected 1 <= K <= N", param_hint="--shard")
+    return k, n
+
+
+class Progress:
+    """Games done of total, rate, ETA and faults, on one line of stderr (a line per 10% when not a terminal)."""
+
+    def __init__(self, total: int, done: int) -> None:
+        self.total, self.done, self.start_done = total, done, done
+        self.faults = 0
+        self.started = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.last_decile = -1
+
+    def update(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        self.faults += len(record.get("faults", []))
+        self.show()
+
+    def text(self) -> str:
+        elapsed = time.monotonic() - self.started
+        new = self.done - self.start_done
+        rate = new / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        bar = "#" * filled + "." * (width - filled)
+        return (
+            f"[{bar}] {self.done}/{self.total} games, {rate:.2f}/s, "
+            f"ETA {int(eta) // 60}:{int(eta) % 60:02d}, faults {self.faults}"
+        )
+
+    def show(self) -> None:
+        if self.tty:
+            click.echo("\r" + self.text(), nl=False, err=True)
+            return
+        decile = 10 * self.done // self.total if self.total else 10
+        if decile != self.last_decile:
+            self.last_decile = decile
+            click.echo(self.text(), err=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            click.echo("", err=True)
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:

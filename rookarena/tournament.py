@@ -143,7 +143,10 @@ class Match:
             label = f"{spec.name}#{slot}"
             log_path = None
             if self.config.log_dir is not None:
-                log_path = str(self.config.log_dir / f"{_safe(spec.name)}-{slot}.stderr.log")
+                first = self.config.plan[0].index + 1 if self.config.plan else 1
+                log_path = str(
+                    self.config.log_dir / f"{_safe(spec.name)}-{self.config.match_id}-g{first}-s{slot}.stderr.log"
+                )
             proc = BotProcess(spec, label, log_path, self.config.limits)
             self.procs[slot] = proc
             fault = await proc.start(nursery)

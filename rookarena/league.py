@@ -1,0 +1,214 @@
+"""Leagues: every pairing of a configuration's bots plays the same deals; games run in parallel.
+
+The plan is a deterministic list of games from the configuration alone (pairings in order, each with
+the match schedule of :mod:`rookarena.tournament`), so a league can be resumed (finished game ids are
+skipped), sharded (``--shard K/N`` takes every N-th game), and rerun with the same deals. Work is cut
+into units, each a run of one pairing's games played by one set of bot processes; ``jobs`` units run
+at once. Each record is appended to ``games.jsonl``, flushed and synced before the next is counted, so
+a crash loses at most the games in progress.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO, Any
+
+import trio
+
+from rookarena import records
+from rookarena.config import Entry, LeagueConfig, as_mapping
+from rookarena.errors import RookError
+from rookarena.tournament import Match, MatchConfig, Scheduled, schedule
+
+GAMES_FILE = "games.jsonl"
+PLAN_FILE = "league.json"
+
+
+class ResultsError(RookError):
+    """A results directory that cannot be used for this league."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlannedGame:
+    number: int  # position in the whole league, from 0
+    entries: tuple[Entry, Entry]
+    game: Scheduled
+
+    @property
+    def game_id(self) -> str:
+        a, b = self.entries
+        return f"{a.name}-vs-{b.name}-{self.game.index + 1:04d}"
+
+
+def pairings(entries: Sequence[Entry], fmt: str) -> list[tuple[Entry, Entry]]:
+    if fmt == "gauntlet":
+        return [(entries[0], other) for other in entries[1:]]
+    return [(a, b) for i, a in enumerate(entries) for b in entries[i + 1 :]]
+
+
+def plan(config: LeagueConfig) -> list[PlannedGame]:
+    """Every game of the league, in a fixed order."""
+    games = schedule(config.games, config.seed, config.duplicate)
+    out: list[PlannedGame] = []
+    for pair in pairings(config.entries, config.format):
+        for game in games:
+            out.append(PlannedGame(len(out), pair, game))
+    return out
+
+
+def shard(games: Sequence[PlannedGame], k: int, n: int) -> list[PlannedGame]:
+    """The K-th of N disjoint slices (K from 1); both games of a duplicate deal stay together."""
+    return [g for g in games if (g.number // 2) % n == k - 1]
+
+
+def units(games: Sequence[PlannedGame], jobs: int) -> list[list[PlannedGame]]:
+    """Cut the games into runs of one pairing, at least ``jobs`` of them when there are enough games."""
+    by_pair: dict[tuple[str, str], list[PlannedGame]] = {}
+    for game in games:
+        by_pair.setdefault((game.entries[0].name, game.entries[1].name), []).append(game)
+    groups = list(by_pair.values())
+    if not groups:
+        return []
+    pieces = max(1, -(-jobs // len(groups)))
+    out: list[list[PlannedGame]] = []
+    for group in groups:
+        deals: list[list[PlannedGame]] = []
+        for game in group:
+            if deals and deals[-1][0].game.deal == game.game.deal:
+                deals[-1].append(game)
+            else:
+                deals.append([game])
+        size = max(1, -(-len(deals) // pieces))
+        for start in range(0, len(deals), size):
+            out.append([game for deal in deals[start : start + size] for game in deal])
+    return out
+
+
+# -- the results directory ---------------------------------------------------------------------------
+
+
+def read_games(path: pathlib.Path, repair: bool = False) -> list[dict[str, Any]]:
+    """The records of ``games.jsonl``. A last line cut short by a crash is dropped (and, with ``repair``,
+    cut from the file so appends start on a clean line); damage anywhere else is an error."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    out = []
+    good = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            good += len(line) + 1
+            continue
+        try:
+            out.append(records.loads(line.decode("utf-8")))
+        except (UnicodeDecodeError, RookError) as exc:
+            if number == len(lines):
+                if repair:
+                    with path.open("r+b") as stream:
+                        stream.truncate(min(good, len(data)))
+                break
+            raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
+        good += len(line) + 1
+    return out
+
+
+def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_label: str | None) -> set[str]:
+    """Create or check the results directory; return the ids of the games already finished."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "logs").mkdir(exist_ok=True)
+    meta = {**as_mapping(config), "shard": shard_label}
+    plan_path = out_dir / PLAN_FILE
+    games_path = out_dir / GAMES_FILE
+    if plan_path.exists():
+        try:
+            old = json.loads(plan_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ResultsError(f"{plan_path}: unreadable: {exc}") from None
+        if old != json.loads(json.dumps(meta)):
+            raise ResultsError(
+                f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
+                "use another --out"
+            )
+    finished = read_games(games_path, repair=resume)
+    if finished and not resume:
+        raise ResultsError(
+            f"{out_dir} already holds {len(finished)} games: add --resume to continue, or use another --out"
+        )
+    plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
+    return {record["game_id"] for record in finished if "game_id" in record}
+
+
+class RecordSink:
+    """Appends records to ``games.jsonl``, each flushed and synced before it counts as finished."""
+
+    def __init__(self, path: pathlib.Path) -> None:
+        self.stream: IO[str] = path.open("a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        records.write(self.stream, record)
+        self.stream.flush()
+        os.fsync(self.stream.fileno())
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+async def run(
+    config: LeagueConfig,
+    games: Sequence[PlannedGame],
+    jobs: int,
+    log_dir: pathlib.Path | None,
+    on_record: Callable[[dict[str, Any]], None],
+) -> None:
+    """Play ``games`` with ``jobs`` units at a time, handing each record to ``on_record``."""
+    work = units(games, jobs)
+    send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
+    for unit in work:
+        send.send_nowait(unit)
+    send.close()
+
+    async def worker() -> None:
+        async for unit in receive:
+            a, b = unit[0].entries
+            match = Match(
+                MatchConfig(
+                    team_a=(a.bot, a.partner),
+                    team_b=(b.bot, b.partner),
+                    rules=config.rules,
+                    rules_name=config.rules_name,
+                    seed=config.seed,
+                    duplicate=config.duplicate,
+                    time=config.time,
+                    policy=config.faults,
+                    limits=config.limits,
+                    withdraw_after=config.withdraw_after,
+                    log_dir=log_dir,
+                    match_id=f"{a.name}-vs-{b.name}",
+                    names=(a.name, b.name),
+                    plan=tuple(game.game for game in unit),
+                    league=config.name,
+                )
+            )
+            await match.run(on_record)
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(min(jobs, len(work))):
+            nursery.start_soon(worker)
+
+
+def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
+    """The records of several results directories (shards), each game once."""
+    seen: dict[str, dict[str, Any]] = {}
+    for directory in directories:
+        path = directory / GAMES_FILE
+        if not path.exists():
+            raise ResultsError(f"{directory}: no {GAMES_FILE} here")
+        for record in read_games(path):
+            seen.setdefault(str(record.get("game_id")), record)
+    return list(seen.values())
