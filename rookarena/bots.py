@@ -94,9 +94,7 @@ class BotProcess:
 
     async def start(self, nursery: trio.Nursery) -> Fault | None:
         """Start the process and complete the handshake within the startup deadline."""
-        env = dict(os.environ)
-        env.update(self.spec.env)
-        env["PYTHONUNBUFFERED"] = "1"
+        env = bot_environment(self.spec.env)
         try:
             self.process = await trio.lowlevel.open_process(
                 list(self.spec.command),
@@ -273,6 +271,19 @@ class BotProcess:
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
                     await stream.aclose()
+
+
+# The only variables of the referee's environment a bot sees; everything else (tokens, keys, paths to
+# private files) stays behind. A bot's configuration may add its own.
+ENV_ALLOWED = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
+
+
+def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """A bot's environment: the allow-listed variables, the bot's own, and ``PYTHONUNBUFFERED=1``."""
+    env = {name: os.environ[name] for name in ENV_ALLOWED if name in os.environ}
+    env.update(extra)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:

@@ -7,9 +7,11 @@ import logging
 import os
 import pathlib
 import shutil
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import click
@@ -277,8 +279,8 @@ def run(
 
     progress.show()
     try:
-        trio.run(league.run, config, todo, jobs or config.jobs, out_dir / "logs", on_record)
-    except KeyboardInterrupt:
+        trio.run(until_signal, league.run, config, todo, jobs or config.jobs, out_dir / "logs", on_record)
+    except StopRequestedError:
         progress.finish()
         click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
         click.echo(
@@ -304,6 +306,30 @@ def standings_command(directories: tuple[str, ...], fmt: str) -> None:
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(render_standings(played, fmt))
+
+
+class StopRequestedError(Exception):
+    """SIGINT or SIGTERM arrived; the work was cancelled and every bot stopped."""
+
+
+async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> None:
+    """Run ``function(*args)``; on SIGINT or SIGTERM cancel it cleanly (bots stopped) and raise StopRequestedError."""
+    interrupted = False
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+
+            async def watch() -> None:
+                nonlocal interrupted
+                async for _ in signals:
+                    interrupted = True
+                    nursery.cancel_scope.cancel()
+                    return
+
+            nursery.start_soon(watch)
+            await function(*args)
+            nursery.cancel_scope.cancel()
+    if interrupted:
+        raise StopRequestedError
 
 
 def render_standings(played: list[dict[str, Any]], fmt: str) -> str:

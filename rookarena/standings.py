@@ -1,0 +1,304 @@
+"""League standings, the crosstable and head-to-head summaries, computed from game records.
+
+Pure: records in (the dicts of ``games.jsonl``), frozen values out; the figures come from
+:mod:`rookarena.stats`. A record names its two entries in ``teams`` (team 0 at seats 0 and 2, team 1 at
+seats 1 and 3); a record without ``teams`` is named by the bots at seats 0 and 1. The result decides
+each game: ``result.winner`` (a forfeit is already a loss for the forfeiting team), a null winner or
+a null result a draw. Points are the final ``result.scores`` (a null result: the last hand's
+scores). A game of an entry against itself says nothing about its strength and is left out.
+
+With duplicate deals both games of a deal hold the same cards, the teams swapped; the *duplicate
+difference* of an entry for such a pair is its final score minus its opponent's, summed over the two
+games. Two games form a pair when they share the league name, the pairing and the deal number
+(``league``), or, for records without ``league``, the two entries and the seed; and when exactly one
+of them has each entry as team 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+from rookarena import stats
+
+Record = Mapping[str, Any]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Standing:
+    """One entry's line of the standings."""
+
+    rank: int
+    name: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    win_rate: stats.Interval  # score per game (a draw counts half) with its Wilson 95 % interval
+    points_for: float  # the entry's team's final score, per game
+    points_against: float
+    bids_won: int  # hands the entry's team bid for
+    bids_made: int
+    sets: int  # of the bids won, those that failed
+    opponents_set: int  # hands the opponents bid for and failed
+    average_bid: float | None  # over the bids won
+    faults: tuple[tuple[str, int], ...]  # (kind, count), most frequent first
+    rating: stats.Rating
+    duplicate: stats.MeanInterval | None  # per deal pair; None without any
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def made_rate(self) -> float | None:
+        return self.bids_made / self.bids_won if self.bids_won else None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameResult:
+    """What one record says about its two entries; ``score`` is team 0's (1, 0.5 or 0)."""
+
+    teams: tuple[str, str]
+    score: float
+    points: tuple[int, int]
+    record: Record
+
+
+def game_result(record: Record) -> GameResult:
+    """The entries, result and final points of a record."""
+    teams = record.get("teams")
+    if teams is None:
+        seats = record["seats"]
+        teams = (seats[0], seats[1])
+    result = record.get("result")
+    if result is None:
+        hands = record.get("hands") or []
+        points = hands[-1]["scores"] if hands else [0, 0]
+        winner = None
+    else:
+        points, winner = result["scores"], result["winner"]
+    score = 0.5 if winner is None else 1.0 - winner
+    return GameResult((teams[0], teams[1]), score, (points[0], points[1]), record)
+
+
+def game_results(records: Iterable[Record]) -> list[GameResult]:
+    """Every record as a :class:`GameResult`, self-play left out."""
+    out = [game_result(record) for record in records]
+    return [g for g in out if g.teams[0] != g.teams[1]]
+
+
+@dataclasses.dataclass(slots=True)
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    bids_won: int = 0
+    bids_made: int = 0
+    bid_total: int = 0
+    opponents_set: int = 0
+    faults: Counter[str] = dataclasses.field(default_factory=Counter)
+
+    def add(self, g: GameResult, team: int) -> None:
+        self.games += 1
+        score = g.score if team == 0 else 1 - g.score
+        if score == 1:
+            self.wins += 1
+        elif score == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self.points_for += g.points[team]
+        self.points_against += g.points[1 - team]
+        for hand in g.record.get("hands") or []:
+            bidder = hand.get("bidder")
+            if bidder is None:
+                continue
+            if bidder % 2 == team:
+                self.bids_won += 1
+                self.bid_total += hand["bid"]
+                self.bids_made += bool(hand["made"])
+            elif not hand["made"]:
+                self.opponents_set += 1
+        for fault in g.record.get("faults") or []:
+            if fault["seat"] % 2 == team:
+                self.faults[fault["kind"]] += 1
+
+
+def standings(records: Iterable[Record], prior_draws: float = 1.0) -> list[Standing]:
+    """Every entry's figures, best first: by rating, then win rate, then name.
+
+    Ratings are one Bradley–Terry fit over all games (``prior_draws`` virtual draws per entry against a
+    0-rated opponent; see :func:`rookarena.stats.bradley_terry`).
+    """
+    played = game_results(records)
+    tallies: dict[str, _Tally] = {}
+    for g in played:
+        for team in (0, 1):
+            tallies.setdefault(g.teams[team], _Tally()).add(g, team)
+    ratings = stats.bradley_terry(((g.teams[0], g.teams[1], g.score) for g in played), prior_draws)
+    duplicates = duplicate_differences(played)
+    rows = []
+    for name, t in tallies.items():
+        diffs = duplicates.get(name)
+        rows.append(
+            Standing(
+                rank=0,
+                name=name,
+                games=t.games,
+                wins=t.wins,
+                losses=t.losses,
+                draws=t.draws,
+                win_rate=stats.wilson(t.wins + t.draws / 2, t.games),
+                points_for=t.points_for / t.games,
+                points_against=t.points_against / t.games,
+                bids_won=t.bids_won,
+                bids_made=t.bids_made,
+                sets=t.bids_won - t.bids_made,
+                opponents_set=t.opponents_set,
+                average_bid=t.bid_total / t.bids_won if t.bids_won else None,
+                faults=tuple(sorted(t.faults.items(), key=lambda kv: (-kv[1], kv[0]))),
+                rating=ratings[name],
+                duplicate=stats.t_interval(diffs) if diffs else None,
+            )
+        )
+    rows.sort(key=lambda s: (-s.rating.elo, -s.win_rate.estimate, s.name))
+    return [dataclasses.replace(row, rank=rank) for rank, row in enumerate(rows, 1)]
+
+
+def _deal_key(g: GameResult) -> Hashable | None:
+    league = g.record.get("league")
+    if league is not None:
+        return ("league", league.get("name"), tuple(league["pairing"]), league["deal"])
+    seed = g.record.get("seed")
+    if seed is None:
+        return None
+    return ("seed", tuple(sorted(g.teams)), seed)
+
+
+def duplicate_pairs(played: Iterable[GameResult]) -> list[tuple[GameResult, GameResult]]:
+    """The duplicate deal pairs among ``played``: same deal, each entry once as team 0."""
+    groups: dict[Hashable, list[GameResult]] = {}
+    for g in played:
+        key = _deal_key(g)
+        if key is not None:
+            groups.setdefault(key, []).append(g)
+    return [
+        (first, second)
+        for first, second in (group for group in groups.values() if len(group) == 2)
+        if first.teams == second.teams[::-1]
+    ]
+
+
+def duplicate_differences(played: Iterable[GameResult]) -> dict[str, list[float]]:
+    """Per entry, its duplicate difference (own minus opponent's final score over both games) per pair."""
+    out: dict[str, list[float]] = {}
+    for first, second in duplicate_pairs(played):
+        a, b = first.teams
+        diff = (first.points[0] - first.points[1]) + (second.points[1] - second.points[0])
+        out.setdefault(a, []).append(diff)
+        out.setdefault(b, []).append(-diff)
+    return out
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Cell:
+    """The games of one entry against another, from the first's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score_rate(self) -> float | None:
+        """The score per game (a draw counts half), None without games."""
+        return (self.wins + self.draws / 2) / self.games if self.games else None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Crosstable:
+    """Every ordered pair of entries that met, in the order of ``entries``."""
+
+    entries: tuple[str, ...]
+    cells: Mapping[tuple[str, str], Cell]
+
+    def cell(self, row: str, column: str) -> Cell:
+        return self.cells.get((row, column), Cell())
+
+
+def crosstable(records: Iterable[Record], order: Sequence[str] | None = None) -> Crosstable:
+    """W-D-L of every entry against every other; entries in ``order`` (say, the standings') or by name."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for g in game_results(records):
+        a, b = g.teams
+        for key, score in (((a, b), g.score), ((b, a), 1 - g.score)):
+            tally = counts.setdefault(key, [0, 0, 0])
+            tally[0 if score == 1 else 1 if score == 0.5 else 2] += 1
+    names = {name for pair in counts for name in pair}
+    entries = tuple(order) if order is not None else tuple(sorted(names))
+    missing = names - set(entries)
+    if missing:
+        raise ValueError(f"crosstable: order lacks {sorted(missing)!r}")
+    return Crosstable(entries, {key: Cell(*tally) for key, tally in counts.items()})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Entry ``a`` against entry ``b``: every figure from ``a``'s side."""
+
+    a: str
+    b: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points_for: float  # a's final score per game (0 without games)
+    points_against: float
+    win_rate: stats.Interval  # score per game with its Wilson interval
+    elo: stats.EloDifference
+    los: float
+    duplicate: stats.MeanInterval | None
+
+
+def game_scores(records: Iterable[Record], a: str, b: str) -> list[float]:
+    """``a``'s score (1, 0.5, 0) in each game against ``b``, in record order (for a sequential SPRT)."""
+    out = []
+    for g in game_results(records):
+        if set(g.teams) == {a, b}:
+            out.append(g.score if g.teams[0] == a else 1 - g.score)
+    return out
+
+
+def head_to_head(records: Iterable[Record], a: str, b: str) -> HeadToHead:
+    """The summary of ``a`` against ``b`` over their games in ``records`` (others are ignored)."""
+    if a == b:
+        raise ValueError(f"head_to_head: expected two different entries, got {a!r} twice")
+    played = [g for g in game_results(records) if set(g.teams) == {a, b}]
+    tally = _Tally()
+    for g in played:
+        tally.add(g, g.teams.index(a))
+    n = tally.games
+    diffs = duplicate_differences(played).get(a)
+    return HeadToHead(
+        a=a,
+        b=b,
+        games=n,
+        wins=tally.wins,
+        draws=tally.draws,
+        losses=tally.losses,
+        points_for=tally.points_for / n if n else 0.0,
+        points_against=tally.points_against / n if n else 0.0,
+        win_rate=stats.wilson(tally.wins + tally.draws / 2, n),
+        elo=stats.elo_difference(tally.wins, tally.draws, tally.losses),
+        los=stats.los(tally.wins, tally.losses),
+        duplicate=stats.t_interval(diffs) if diffs else None,
+    )
