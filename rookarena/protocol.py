@@ -322,14 +322,16 @@ def after_action(
 ) -> list[list[dict[str, Any]]]:
     """The notifications each seat gets after ``seat`` played ``action`` (already applied to ``game``).
 
-    Public actions go to everyone; a discard is told to nobody. When the auction ends each seat learns
+    Public actions go to everyone (the same message object in every seat's list); a discard is told to
+    nobody. When the auction ends each seat learns
     who won it, with the nest where the rules show it to that seat; a completed trick, a finished hand
     and the next deal are announced as they happen.
     """
     out: list[list[dict[str, Any]]] = [[] for _ in range(4)]
     if not isinstance(action, Discard):
+        played = {"type": "played", "seat": seat, "action": str(action)}
         for messages in out:
-            messages.append({"type": "played", "seat": seat, "action": str(action)})
+            messages.append(played)
     finished = game.history[hands_before:]
     current_hand = finished[0] if finished else None
     if current_hand is None and isinstance(action, (Bid, Pass)) and game.phase is not Phase.BIDDING:
@@ -337,11 +339,13 @@ def after_action(
             messages.append(_nest_message(game.rules, game.bidder, game.high_bid, game.nest, target))
     tricks = current_hand.tricks if current_hand is not None else tuple(game.tricks)
     if len(tricks) > tricks_before:
+        trick = {"type": "trick", **_trick(tricks[-1])}
         for messages in out:
-            messages.append({"type": "trick", **_trick(tricks[-1])})
+            messages.append(trick)
     for hand in finished:
+        over = _hand_over(hand)
         for messages in out:
-            messages.append(_hand_over(hand))
+            messages.append(over)
     if game.outcome is not None:
         result = {
             "type": "game_over",

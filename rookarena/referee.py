@@ -185,9 +185,14 @@ class Referee:
 
         Writing to a pipe costs far more than encoding a line, so a seat's news travels in one write.
         """
+        encoded: dict[int, bytes] = {}  # a public message is the same object for every seat: encode it once
         for seat, messages in enumerate(per_seat):
             if not self.replaced[seat]:
-                self.outbox[seat].extend(encode(message) for message in messages)
+                for message in messages:
+                    data = encoded.get(id(message))
+                    if data is None:
+                        data = encoded[id(message)] = encode(message)
+                    self.outbox[seat].append(data)
 
     async def _flush(self) -> None:
         for seat, bot in enumerate(self.bots):

@@ -50,7 +50,9 @@ def wilson(successes: float, trials: int, z: float = Z95) -> Interval:
     z2n = z * z / trials
     centre = (p + z2n / 2) / (1 + z2n)
     half = z * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials)) / (1 + z2n)
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == trials else min(1.0, centre + half)
+    return Interval(p, lo, hi)
 
 
 def expected_score(elo: float) -> float:
@@ -124,15 +126,20 @@ def regularized_beta(x: float, a: float, b: float) -> float:
     """I_x(a, b), the regularized incomplete beta function, by its continued fraction (Lentz's method)."""
     if a <= 0 or b <= 0:
         raise ValueError(f"regularized_beta: expected a, b > 0, got a={a!r} b={b!r}")
+    return _incomplete_beta(x, 1 - x, a, b)
+
+
+def _incomplete_beta(x: float, y: float, a: float, b: float) -> float:
+    """I_x(a, b) given both x and y = 1 − x, so that an x close to 1 keeps its precision through y."""
     if x <= 0:
         return 0.0
-    if x >= 1:
+    if y <= 0:
         return 1.0
-    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(y)
     # The continued fraction converges quickly below the mean of the distribution; use the symmetry above it.
     if x < (a + 1) / (a + b + 2):
         return math.exp(log_front) * _beta_fraction(x, a, b) / a
-    return 1 - math.exp(log_front) * _beta_fraction(1 - x, b, a) / b
+    return 1 - math.exp(log_front) * _beta_fraction(y, b, a) / b
 
 
 def _beta_fraction(x: float, a: float, b: float) -> float:
@@ -159,7 +166,7 @@ def t_upper_tail(t: float, df: float) -> float:
     """P(T > t) for Student's t with ``df`` degrees of freedom (any real df > 0)."""
     if df <= 0:
         raise ValueError(f"t distribution: expected df > 0, got {df!r}")
-    tail = 0.5 * regularized_beta(df / (df + t * t), df / 2, 0.5)
+    tail = 0.5 * _incomplete_beta(df / (df + t * t), t * t / (df + t * t), df / 2, 0.5)
     return tail if t >= 0 else 1 - tail
 
 
@@ -247,7 +254,8 @@ def bradley_terry(
     method with step halving (the log-likelihood is concave); the ratings are then shifted to mean 0.
     Error bars are ``z · sqrt(diag(F⁻¹))`` with F the Fisher information (prior included) at the
     maximum. With ``prior_draws=0`` the ratings are only defined up to a shift: the fit is done in the
-    mean-zero gauge (F⁻¹ is then the pseudo-inverse), and raises ``ValueError`` when they diverge.
+    mean-zero gauge (F⁻¹ is then the pseudo-inverse), and raises ``ValueError`` when the maximum is at
+    infinity (an entry that never lost, or never won, points to the rest, directly or through others).
     A game of an entry against itself carries no information and is ignored.
     """
     if prior_draws < 0:
@@ -269,6 +277,11 @@ def bradley_terry(
         return {}
     index = {name: i for i, name in enumerate(order)}
     pairs = [(index[a], index[b], n, s) for (a, b), (n, s) in games.items()]
+    if prior_draws == 0 and not _strongly_connected(len(order), pairs):
+        raise ValueError(
+            "bradley-terry ratings diverge without a prior: some entries never lost (or never won) points "
+            "to the rest; use prior_draws > 0"
+        )
     fit = _BradleyTerry(len(order), pairs, prior_draws)
     theta, covariance = fit.solve()
     mean = math.fsum(theta) / len(theta)
@@ -279,6 +292,28 @@ def bradley_terry(
         )
         for i, name in enumerate(order)
     }
+
+
+def _strongly_connected(size: int, pairs: Sequence[tuple[int, int, float, float]]) -> bool:
+    """Whether every entry took points, directly or through others, from every other: the condition
+    for a finite maximum likelihood without a prior (an edge i → j where i scored against j)."""
+    forward: list[set[int]] = [set() for _ in range(size)]
+    backward: list[set[int]] = [set() for _ in range(size)]
+    for i, j, n, s in pairs:
+        for winner, loser, points in ((i, j, s), (j, i, n - s)):
+            if points > 0:
+                forward[winner].add(loser)
+                backward[loser].add(winner)
+
+    def reach(edges: list[set[int]]) -> int:
+        seen, todo = {0}, [0]
+        while todo:
+            for k in edges[todo.pop()] - seen:
+                seen.add(k)
+                todo.append(k)
+        return len(seen)
+
+    return reach(forward) == size and reach(backward) == size
 
 
 def _sigmoid(x: float) -> float:
@@ -349,17 +384,13 @@ class _BradleyTerry:
                     break
                 scale /= 2
             theta, current = candidate, value
-            if max(abs(t) for t in theta) > 50:
-                break  # beyond ±8700 Elo: an unbeaten entry without a prior
             if max((abs(d) for d in step), default=0.0) * scale < 1e-10:
                 _, info = self.gradient_and_information(theta)
                 covariance = _inverse(info)
                 if self.prior == 0:
                     covariance = [[c - 1 / self.size for c in row] for row in covariance]
                 return theta, covariance
-        raise ValueError(
-            "bradley-terry ratings diverge: an entry is unbeaten or winless against the rest; use prior_draws > 0"
-        )
+        raise ArithmeticError("bradley-terry: Newton's method did not converge")  # pragma: no cover
 
 
 def _solve(matrix: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
