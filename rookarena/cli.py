@@ -315,8 +315,8 @@ class StopRequestedError(Exception):
 async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> None:
     """Run ``function(*args)``; on SIGINT or SIGTERM cancel it cleanly (bots stopped) and raise StopRequestedError."""
     interrupted = False
-    async with trio.open_nursery() as nursery:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
 
             async def watch() -> None:
                 nonlocal interrupted

@@ -106,7 +106,7 @@ class _Reader:
         self.base = base
 
     def fail(self, node: yaml.Node | None, key: str, message: str) -> ConfigError:
-        line = f":{node.start_mark.line + 1}" if node is not None else ""
+        line = f":{node.start_mark.line + 1}" if node is not None else ":1"
         return ConfigError(f"{self.filename}{line}: {key}: {message}")
 
     def value(self, node: yaml.Node) -> Any:
@@ -119,7 +119,8 @@ class _Reader:
         self, node: yaml.Node | None, key: str, allowed: tuple[str, ...]
     ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
         if not isinstance(node, yaml.MappingNode):
-            raise self.fail(node, key, f"expected a mapping with keys {', '.join(allowed)}, got {self._show(node)}")
+            label = key or "the file"
+            raise self.fail(node, label, f"expected a mapping with keys {', '.join(allowed)}, got {self._show(node)}")
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key_node, value_node in node.value:
             name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
@@ -265,16 +266,20 @@ class _Reader:
         for index, item in enumerate(node.value):
             where = f"bots[{index}]"
             keys = self.mapping(item, where, BOT_KEYS)
-            for required in ("name", "command"):
+            for required, what in (("name", "the bot's name"), ("command", "the program to run")):
                 if required not in keys:
-                    raise self.fail(item, f"{where}.{required}", "missing")
+                    raise self.fail(item, f"{where}.{required}", f"missing: expected {what}")
             name = self.string(keys["name"][1], f"{where}.name")
             if name in seen:
                 raise self.fail(keys["name"][1], f"{where}.name", f"{name!r} is already the name of bots[{seen[name]}]")
             seen[name] = index
             cwd = self.string(keys["cwd"][1], f"{where}.cwd") if "cwd" in keys else None
-            if cwd is not None and not (self.base / cwd).is_dir() and not pathlib.Path(cwd).is_dir():
-                raise self.fail(keys["cwd"][1], f"{where}.cwd", f"no directory {cwd!r}")
+            if cwd is not None:
+                # Relative to the directory rookarena runs in, else to the configuration file's.
+                found = next((p for p in (pathlib.Path(cwd), self.base / cwd) if p.is_dir()), None)
+                if found is None:
+                    raise self.fail(keys["cwd"][1], f"{where}.cwd", f"no directory {cwd!r}")
+                cwd = str(found.resolve())
             env = self.env(keys["env"][1], f"{where}.env") if "env" in keys else {}
             bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
             partner = bot
@@ -286,7 +291,8 @@ class _Reader:
     def env(self, node: yaml.Node, key: str) -> dict[str, str]:
         value = self.value(node)
         if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, (str, int, float)) for k, v in value.items()
+            isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+            for k, v in value.items()
         ):
             raise self.fail(node, key, f"expected a mapping of variable names to strings, got {self._show(node)}")
         return {k: str(v) for k, v in value.items()}

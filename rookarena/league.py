@@ -134,7 +134,7 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
                 f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
                 "use another --out"
             )
-    finished = read_games(games_path, repair=resume)
+    finished = read_games(games_path, repair=True)  # a record cut short by a crash is never kept
     if finished and not resume:
         raise ResultsError(
             f"{out_dir} already holds {len(finished)} games: add --resume to continue, or use another --out"

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import json
 import pathlib
+from collections.abc import Sequence
 from typing import Any
 
-from rookarena import report
+from rookarena import standings, tables
 
 
-def standings_text(played: list[dict[str, Any]], fmt: str) -> str:
-    names = sorted({name for record in played for name in record.get("teams", [])})
-    return report.match_table(played, names[0], names[1]) if len(names) >= 2 else "no games"
+def standings_text(played: Sequence[dict[str, Any]], fmt: str) -> str:
+    """The standings table followed by the crosstable."""
+    if not played:
+        return "no games played yet"
+    rows = standings.standings(played)
+    cross = standings.crosstable(played, [row.name for row in rows])
+    return tables.standings_table(rows, fmt) + "\n\n" + tables.crosstable_text(cross, fmt)
 
 
-def write(out_dir: pathlib.Path, played: list[dict[str, Any]], fmt: str) -> str:
+def write(out_dir: pathlib.Path, played: Sequence[dict[str, Any]], fmt: str) -> str:
+    """Write standings.txt, standings.csv, standings.json and crosstable.txt; return the text shown."""
     text = standings_text(played, fmt)
-    (out_dir / "standings.txt").write_text(text + "\n", encoding="utf-8")
+    if not played:
+        return text
+    rows = standings.standings(played)
+    cross = standings.crosstable(played, [row.name for row in rows])
+    (out_dir / "standings.txt").write_text(tables.standings_table(rows, fmt) + "\n", encoding="utf-8")
+    (out_dir / "standings.csv").write_text(tables.standings_csv(rows), encoding="utf-8")
+    payload = json.dumps(tables.standings_json(rows), indent=2, allow_nan=False)
+    (out_dir / "standings.json").write_text(payload + "\n", encoding="utf-8")
+    (out_dir / "crosstable.txt").write_text(tables.crosstable_text(cross, fmt) + "\n", encoding="utf-8")
     return text

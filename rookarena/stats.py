@@ -166,8 +166,14 @@ def t_upper_tail(t: float, df: float) -> float:
     """P(T > t) for Student's t with ``df`` degrees of freedom (any real df > 0)."""
     if df <= 0:
         raise ValueError(f"t distribution: expected df > 0, got {df!r}")
-    tail = 0.5 * _incomplete_beta(df / (df + t * t), t * t / (df + t * t), df / 2, 0.5)
-    return tail if t >= 0 else 1 - tail
+    if t == 0:
+        return 0.5
+    t2 = t * t
+    # x = df / (df + t²) and its complement, each computed without cancellation; past |t| ≈ 1e154 the
+    # square overflows and the tail is taken as 0.
+    x, y = (0.0, 1.0) if math.isinf(t2) else (df / (df + t2), t2 / (df + t2))
+    tail = 0.5 * _incomplete_beta(x, y, df / 2, 0.5)
+    return tail if t > 0 else 1 - tail
 
 
 def t_quantile(p: float, df: float) -> float:
@@ -181,11 +187,10 @@ def t_quantile(p: float, df: float) -> float:
         raise ValueError(f"t_quantile: expected df > 0, got {df!r}")
     if math.isinf(df):
         return _NORMAL.inv_cdf(p)
-    if p < 0.5:
-        return -t_quantile(1 - p, df)
     if p == 0.5:
         return 0.0
-    tail = 1 - p
+    # Search on the smaller tail, so that a p close to 0 keeps its precision.
+    sign, tail = (-1.0, p) if p < 0.5 else (1.0, 1 - p)
     lo, hi = 0.0, 1.0
     while t_upper_tail(hi, df) > tail:
         lo, hi = hi, 2 * hi
@@ -195,7 +200,7 @@ def t_quantile(p: float, df: float) -> float:
             lo = mid
         else:
             hi = mid
-    return (lo + hi) / 2
+    return sign * (lo + hi) / 2
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -394,30 +399,33 @@ class _BradleyTerry:
 
 
 def _solve(matrix: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
-    """x with ``matrix · x = rhs``, by Gaussian elimination with partial pivoting."""
-    size = len(rhs)
-    rows = [[*row, value] for row, value in zip(matrix, rhs, strict=True)]
+    """x with ``matrix · x = rhs``."""
+    return [row[0] for row in _gauss_jordan(matrix, [[value] for value in rhs])]
+
+
+def _inverse(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
+    size = len(matrix)
+    return _gauss_jordan(matrix, [[1.0 if r == c else 0.0 for c in range(size)] for r in range(size)])
+
+
+def _gauss_jordan(matrix: Sequence[Sequence[float]], rhs: Sequence[Sequence[float]]) -> list[list[float]]:
+    """X with ``matrix · X = rhs``, by Gauss–Jordan elimination with partial pivoting."""
+    size = len(matrix)
+    rows = [[*row, *extra] for row, extra in zip(matrix, rhs, strict=True)]
     scale = max((abs(v) for row in matrix for v in row), default=0.0) or 1.0
     for col in range(size):
         pivot = max(range(col, size), key=lambda r: abs(rows[r][col]))
         if abs(rows[pivot][col]) <= 1e-13 * scale:
             raise ValueError("bradley-terry: singular information matrix (entries with no games linking them)")
         rows[col], rows[pivot] = rows[pivot], rows[col]
-        for r in range(col + 1, size):
-            factor = rows[r][col] / rows[col][col]
-            if factor:
-                for k in range(col, size + 1):
-                    rows[r][k] -= factor * rows[col][k]
-    x = [0.0] * size
-    for r in reversed(range(size)):
-        x[r] = (rows[r][size] - sum(rows[r][k] * x[k] for k in range(r + 1, size))) / rows[r][r]
-    return x
-
-
-def _inverse(matrix: Sequence[Sequence[float]]) -> list[list[float]]:
-    size = len(matrix)
-    columns = [_solve(matrix, [1.0 if r == c else 0.0 for r in range(size)]) for c in range(size)]
-    return [[columns[c][r] for c in range(size)] for r in range(size)]
+        lead = rows[col]
+        inv = 1 / lead[col]
+        lead[:] = [v * inv for v in lead]
+        for r in range(size):
+            factor = rows[r][col]
+            if r != col and factor:
+                rows[r] = [v - factor * w for v, w in zip(rows[r], lead, strict=True)]
+    return [row[size:] for row in rows]
 
 
 # --- SPRT ----------------------------------------------------------------------------------------------

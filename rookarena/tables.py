@@ -39,6 +39,7 @@ def _fixed(value: float | None, digits: int = 1, sign: bool = False) -> str:
         return "-"
     if math.isinf(value):
         return "+inf" if value > 0 and sign else "inf" if value > 0 else "-inf"
+    value = round(value, digits) + 0.0  # no "-0.0"
     return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
 
 
@@ -78,7 +79,7 @@ def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
             row.sets,
             _fixed(row.average_bid),
             faults_text(row.faults),
-            f"{row.rating.elo:+.0f} ± {row.rating.error:.0f}",
+            f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}",
             duplicate_text(row.duplicate),
         ]
         for row in rows
@@ -106,7 +107,7 @@ def _csv_number(value: float | None, digits: int = 6) -> str:
         return ""
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
-    return repr(round(value, digits))
+    return repr(round(value, digits) + 0.0)
 
 
 def standings_csv(rows: Sequence[Standing]) -> str:
@@ -257,19 +258,25 @@ def sprt_text(result: SPRTResult) -> str:
     )
 
 
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
+
+
 def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
-    """A few lines on ``a`` against ``b``: W/D/L, win rate, Elo, LOS, duplicate difference, the SPRT."""
+    """A few lines on ``a`` against ``b``: W/D/L, score rate, Elo, LOS, duplicate difference, the SPRT."""
     s = summary
     elo = s.elo
     lines = [
-        f"{s.a} vs {s.b}: {s.games} games, {s.wins} wins, {s.draws} draws, {s.losses} losses for {s.a}",
-        f"win rate {win_rate_text(s)} %  points/game {_fixed(s.points_for)} - {_fixed(s.points_against)}",
-        f"Elo difference {_fixed(elo.elo, sign=True)} [{_fixed(elo.lo, sign=True)}, {_fixed(elo.hi, sign=True)}]"
-        f"  LOS {100 * s.los:.1f} %",
+        f"{s.a} vs {s.b}: {_count(s.games, 'game')}, {s.a} {_count(s.wins, 'win')}, "
+        f"{_count(s.draws, 'draw')}, {_count(s.losses, 'loss', 'losses')}",
+        f"score rate {win_rate_text(s)} %, points per game {_fixed(s.points_for)} to {_fixed(s.points_against)}",
+        f"Elo difference {_fixed(elo.elo, sign=True)} [{_fixed(elo.lo, sign=True)}, {_fixed(elo.hi, sign=True)}], "
+        f"LOS {100 * s.los:.1f} %",
     ]
     if s.duplicate is not None:
-        pairs = f"{s.duplicate.n} deal pair" + ("" if s.duplicate.n == 1 else "s")
-        lines.append(f"duplicate difference per deal pair {duplicate_text(s.duplicate)} ({pairs})")
+        lines.append(
+            f"duplicate difference {duplicate_text(s.duplicate)} points per deal pair ({_count(s.duplicate.n, 'pair')})"
+        )
     if sprt is not None:
         lines.append(sprt_text(sprt))
     return "\n".join(lines)

@@ -14,7 +14,21 @@ import pytest
 import rookarena
 
 PACKAGE = Path(rookarena.__file__).parent
-PURE = ["cards", "rules", "presets", "actions", "game", "views", "players", "records", "simulate", "errors"]
+PURE = [
+    "cards",
+    "rules",
+    "presets",
+    "actions",
+    "game",
+    "views",
+    "players",
+    "records",
+    "simulate",
+    "errors",
+    "protocol",
+    "stats",
+    "standings",
+]
 FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.report"}
 
 

@@ -1,0 +1,262 @@
+"""Standings, crosstable and head-to-head from a small hand-built league, every figure worked by hand."""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rookarena import standings, stats
+from rookarena.standings import Cell, Standing
+
+Record = dict[str, Any]
+Hand = tuple[int | None, int, bool]  # (bidder seat or None for a redeal, bid, made)
+
+
+def record(
+    teams: Sequence[str] | None,
+    scores: Sequence[int],
+    winner: int | None,
+    *,
+    hands: Sequence[Hand] = (),
+    faults: Sequence[tuple[int, str]] = (),
+    deal: int | None = None,
+    swapped: bool = False,
+    league: str = "L",
+    seats: Sequence[str] | None = None,
+    seed: int | None = None,
+    result: bool = True,
+) -> Record:
+    """A minimal record: only the fields the standings read (``deal=None``: no ``league`` field)."""
+    out: Record = {
+        "seed": seed,
+        "seats": list(seats) if seats is not None else [teams[0], teams[1]] * 2 if teams else ["?"] * 4,
+        "hands": [
+            {"bidder": None, "bid": None, "redeal": True, "scores": list(scores)}
+            if bidder is None
+            else {"bidder": bidder, "bid": bid, "made": made, "scores": list(scores)}
+            for bidder, bid, made in hands
+        ],
+        "faults": [{"seat": seat, "bot": "?", "kind": kind} for seat, kind in faults],
+        "result": {"winner": winner, "scores": list(scores), "hands": len(hands), "reason": "test"} if result else None,
+    }
+    if teams is not None:
+        out["teams"] = list(teams)
+    if deal is not None:
+        assert teams is not None
+        out["league"] = {"name": league, "pairing": sorted(teams), "deal": deal, "swapped": swapped, "index": 0}
+    return out
+
+
+# A league of three entries with duplicate deals. Team 0 sits at seats 0 and 2, team 1 at 1 and 3.
+LEAGUE = [
+    # g1: A (team 0) beats B 320-150. A bid 100 and made it; B bid 80 and was set; a redeal.
+    record(["A", "B"], [320, 150], 0, hands=[(0, 100, True), (1, 80, False), (None, 0, False)], deal=0),
+    # g2: the same cards, swapped: B (team 0) beats A 310-200. B made 90; A was set at 120.
+    record(["B", "A"], [310, 200], 0, hands=[(2, 90, True), (3, 120, False)], deal=0, swapped=True),
+    # g3: A and C draw 250-250 at the hand limit; C made 70.
+    record(["A", "C"], [250, 250], None, hands=[(1, 70, True)], deal=0),
+    # g4: the same cards, swapped: C was set at 75, A made 80, then seat 1 (A) timed out: forfeit, C wins.
+    record(
+        ["C", "A"],
+        [-35, 125],
+        0,
+        hands=[(0, 75, False), (1, 80, True)],
+        faults=[(1, "timeout")],
+        deal=0,
+        swapped=True,
+    ),
+    # g5: B beats C 300-100; B made 100, C was set at 85; faults: seat 0 and 2 (B), seat 3 (C).
+    record(
+        ["B", "C"],
+        [300, 100],
+        0,
+        hands=[(0, 100, True), (3, 85, False)],
+        faults=[(0, "malformed"), (3, "crash"), (2, "timeout")],
+        deal=0,
+    ),
+    # g6: deal 1 of B-C, whose second game was not played: C (team 1) wins 305-180; C made 95.
+    record(["B", "C"], [180, 305], 1, hands=[(1, 95, True)], deal=1),
+]
+
+
+def by_name(rows: list[Standing]) -> dict[str, Standing]:
+    return {row.name: row for row in rows}
+
+
+def test_standings_module_is_pure() -> None:
+    tree = ast.parse(Path(standings.__file__).read_text(encoding="utf-8"))
+    modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert modules <= {"__future__", "dataclasses", "collections", "collections.abc", "typing", "rookarena"}
+
+
+def test_results_and_points() -> None:
+    rows = by_name(standings.standings(LEAGUE))
+    # A: g1 W, g2 L, g3 D, g4 L (forfeit) → 1-1-2, score 1.5; for 320+200+250+125 = 895, against
+    #    150+310+250−35 = 675.
+    # B: g1 L, g2 W, g5 W, g6 L → 2-0-2, score 2; for 150+310+300+180 = 940, against 320+200+100+305 = 925.
+    # C: g3 D, g4 W, g5 L, g6 W → 2-1-1, score 2.5; for 250−35+100+305 = 620, against 250+125+300+180 = 855.
+    expected = {
+        "A": (4, 1, 2, 1, 1.5, 895 / 4, 675 / 4),
+        "B": (4, 2, 2, 0, 2.0, 940 / 4, 925 / 4),
+        "C": (4, 2, 1, 1, 2.5, 620 / 4, 855 / 4),
+    }
+    for name, (games, wins, losses, draws, score, pts_for, pts_against) in expected.items():
+        row = rows[name]
+        assert (row.games, row.wins, row.losses, row.draws, row.score) == (games, wins, losses, draws, score)
+        assert (row.points_for, row.points_against) == (pts_for, pts_against)
+        assert row.win_rate == stats.wilson(score, games)
+    # Wilson for B's 2 of 4 (worked in test_stats): [0.1500390, 0.8499610].
+    assert rows["B"].win_rate.estimate == 0.5
+    assert rows["B"].win_rate.lo == pytest.approx(0.1500390, abs=1e-7)
+
+
+def test_bids_and_faults() -> None:
+    rows = by_name(standings.standings(LEAGUE))
+    # A bid 100 (made, g1), 120 (set, g2), 80 (made, g4): 3 won, 2 made, 1 set, average 100;
+    #   its opponents were set twice (B at 80 in g1, C at 75 in g4).
+    # B bid 80 (set, g1), 90 (made, g2), 100 (made, g5): average 90; opponents set: A at 120, C at 85.
+    # C bid 70 (made, g3), 75 (set, g4), 85 (set, g5), 95 (made, g6): average 81.25; opponents never set.
+    expected = {
+        "A": (3, 2, 1, 2, 100.0, 2 / 3, (("timeout", 1),)),
+        "B": (3, 2, 1, 2, 90.0, 2 / 3, (("malformed", 1), ("timeout", 1))),
+        "C": (4, 2, 2, 0, 81.25, 0.5, (("crash", 1),)),
+    }
+    for name, (won, made, sets, opp_set, avg, rate, faults) in expected.items():
+        row = rows[name]
+        assert (row.bids_won, row.bids_made, row.sets, row.opponents_set) == (won, made, sets, opp_set)
+        assert (row.average_bid, row.made_rate, row.faults) == (avg, rate, faults)
+
+
+def test_duplicate_differences() -> None:
+    rows = by_name(standings.standings(LEAGUE))
+    # A-B deal 0: A (320 − 150) + (200 − 310) = +60. A-C deal 0: A (250 − 250) + (125 − (−35)) = +160.
+    # B-C has one game of each deal: no pair.
+    # A: [60, 160] → mean 110, sd 70.71, se 50, half-width t(0.975, 1)·50 = 12.7062047·50 = 635.3102.
+    a = rows["A"].duplicate
+    assert a is not None
+    assert (a.n, a.mean) == (2, 110)
+    assert a.half_width == pytest.approx(635.3102368, abs=1e-6)
+    assert rows["B"].duplicate == stats.MeanInterval(1, -60, math.inf)
+    assert rows["C"].duplicate == stats.MeanInterval(1, -160, math.inf)
+    pairs = standings.duplicate_pairs(standings.game_results(LEAGUE))
+    assert [(p.record is LEAGUE[0], q.record is LEAGUE[1]) for p, q in pairs[:1]] == [(True, True)]
+    assert len(pairs) == 2
+
+
+def test_ratings_and_ranking() -> None:
+    rows = standings.standings(LEAGUE)
+    # Team-0 scores of the six games, as Bradley–Terry results.
+    fit = stats.bradley_terry(
+        [("A", "B", 1), ("B", "A", 1), ("A", "C", 0.5), ("C", "A", 1), ("B", "C", 1), ("B", "C", 0)]
+    )
+    for row in rows:
+        assert row.rating == fit[row.name]
+    # C took 1.5 of 2 from A and split with B; B split with both; A took 0.5 of 2 from C.
+    assert [(row.rank, row.name) for row in rows] == [(1, "C"), (2, "B"), (3, "A")]
+    assert rows[0].rating.elo > rows[1].rating.elo > rows[2].rating.elo
+
+
+def test_ties_rank_by_name_and_a_prior_can_be_chosen() -> None:
+    split = [record(["B", "A"], [300, 0], 0), record(["A", "B"], [300, 0], 0)]
+    rows = standings.standings(split)
+    assert [(row.rank, row.name) for row in rows] == [(1, "A"), (2, "B")]
+    assert rows[0].rating.elo == rows[1].rating.elo == 0
+    assert rows[0].duplicate is None  # no league field and no seed: no pairs
+    # Without a prior, a split pair still has finite ratings; an unbeaten entry does not.
+    assert standings.standings(split, prior_draws=0)[0].rating.elo == pytest.approx(0)
+    with pytest.raises(ValueError, match="prior_draws"):
+        standings.standings(split[:1], prior_draws=0)
+
+
+def test_null_results_self_play_and_seat_names() -> None:
+    games = [
+        # No result: a draw, the points those of the last hand.
+        record(["A", "B"], [40, 60], None, hands=[(1, 70, True)], result=False),
+        # An entry against itself is left out.
+        record(["A", "A"], [300, 0], 0),
+        # No teams: named by the bots at seats 0 and 1.
+        record(None, [0, 300], 1, seats=["B", "A", "B", "A"]),
+    ]
+    rows = by_name(standings.standings(games))
+    a = rows["A"]
+    assert (a.games, a.wins, a.draws, a.losses) == (2, 1, 1, 0)
+    assert (a.points_for, a.points_against) == ((40 + 300) / 2, (60 + 0) / 2)
+    assert set(rows) == {"A", "B"}
+    assert standings.standings([]) == []
+
+
+def test_crosstable() -> None:
+    order = [row.name for row in standings.standings(LEAGUE)]
+    table = standings.crosstable(LEAGUE, order)
+    assert table.entries == ("C", "B", "A")
+    # A-B: 1 win each. A-C: a draw and C's forfeit win. B-C: one win each.
+    assert table.cell("A", "B") == Cell(1, 0, 1)
+    assert table.cell("B", "A") == Cell(1, 0, 1)
+    assert table.cell("A", "C") == Cell(0, 1, 1)
+    assert table.cell("C", "A") == Cell(1, 1, 0)
+    assert table.cell("B", "C") == Cell(1, 0, 1)
+    assert table.cell("A", "A") == Cell()
+    assert table.cell("A", "C").score_rate == 0.25
+    assert table.cell("C", "A").score_rate == 0.75
+    assert Cell().score_rate is None
+    assert standings.crosstable(LEAGUE).entries == ("A", "B", "C")
+    with pytest.raises(ValueError, match=r"order lacks \['C'\]"):
+        standings.crosstable(LEAGUE, ["A", "B"])
+
+
+def test_head_to_head_in_a_league() -> None:
+    h = standings.head_to_head(LEAGUE, "A", "C")
+    # g3 draw 250-250, g4 forfeit lost with 125 to −35: 0 W, 1 D, 1 L, points (250 + 125)/2, (250 − 35)/2.
+    assert (h.games, h.wins, h.draws, h.losses) == (2, 0, 1, 1)
+    assert (h.points_for, h.points_against) == (187.5, 107.5)
+    assert h.win_rate == stats.wilson(0.5, 2)
+    # Elo: s = 0.25 → −190.8485, interval [−inf, 67.8894] (worked in test_stats).
+    assert h.elo.elo == pytest.approx(-190.8485, abs=1e-4)
+    assert h.elo.lo == -math.inf
+    assert h.elo.hi == pytest.approx(67.8894, abs=1e-4)
+    assert h.los == pytest.approx(0.1586553, abs=1e-7)  # Φ((0 − 1)/√1)
+    assert h.duplicate == stats.MeanInterval(1, 160, math.inf)
+    # From the other side.
+    c = standings.head_to_head(LEAGUE, "C", "A")
+    assert (c.wins, c.draws, c.losses) == (1, 1, 0)
+    assert c.los == pytest.approx(1 - 0.1586553, abs=1e-7)
+    assert c.duplicate == stats.MeanInterval(1, -160, math.inf)
+    assert standings.game_scores(LEAGUE, "A", "C") == [0.5, 0.0]
+
+
+def test_head_to_head_of_match_records_pairs_deals_by_seed() -> None:
+    # Records without ``teams`` or ``league``: the teams are the bots at seats 0 and 1, a deal pair is
+    # two games with the same seed and the entries swapped.
+    x_first, y_first = ["X", "Y", "X", "Y"], ["Y", "X", "Y", "X"]
+    games = [
+        record(None, [300, 200], 0, seats=x_first, seed=5),  # X wins
+        record(None, [310, 240], 0, seats=y_first, seed=5),  # Y wins
+        record(None, [305, 100], 0, seats=x_first, seed=6),  # X wins
+        record(None, [150, 300], 1, seats=y_first, seed=6),  # X wins
+        record(None, [100, 300], 1, seats=x_first, seed=7),  # Y wins; its pair was not played
+    ]
+    h = standings.head_to_head(games, "X", "Y")
+    assert (h.games, h.wins, h.draws, h.losses) == (5, 3, 0, 2)
+    # Seed 5: (300 − 200) + (240 − 310) = 30. Seed 6: (305 − 100) + (300 − 150) = 355.
+    # mean 192.5, sd = √(2·162.5²) = 229.81, se = 162.5, half-width 12.7062047·162.5 = 2064.7583
+    assert h.duplicate is not None
+    assert (h.duplicate.n, h.duplicate.mean) == (2, 192.5)
+    assert h.duplicate.half_width == pytest.approx(2064.7582696, abs=1e-6)
+    # Elo from 3-0-2: s = 0.6, elo = −400·log10(1/0.6 − 1) = 70.4365; LOS Φ(1/√5) = Φ(0.4472136) = 0.6726396
+    assert h.elo.elo == pytest.approx(70.4365, abs=1e-4)
+    assert h.los == pytest.approx(0.6726396, abs=1e-7)
+    assert standings.game_scores(games, "X", "Y") == [1.0, 0.0, 1.0, 1.0, 0.0]
+
+
+def test_head_to_head_without_games() -> None:
+    h = standings.head_to_head(LEAGUE, "A", "Z")
+    assert (h.games, h.points_for, h.duplicate, h.los) == (0, 0.0, None, 0.5)
+    assert h.win_rate == stats.Interval(0.5, 0.0, 1.0)
+    with pytest.raises(ValueError, match="two different entries"):
+        standings.head_to_head(LEAGUE, "A", "A")

@@ -1,0 +1,493 @@
+"""The statistics against hand computations, independent brute force, and properties."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rookarena import stats
+from rookarena.stats import Hypothesis, Interval
+
+Z = 1.959963984540054  # Φ⁻¹(0.975)
+ELO = 400 / math.log(10)  # 173.7178 Elo per natural log-odds unit
+
+
+def test_stats_imports_only_the_stdlib_maths() -> None:
+    source = (Path(stats.__file__)).read_text(encoding="utf-8")
+    modules: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            modules.add(node.module or "")
+    assert modules <= {"__future__", "dataclasses", "enum", "math", "statistics", "collections.abc"}
+
+
+def test_z95() -> None:
+    assert abs(stats.Z95 - Z) < 1e-15
+    assert stats.normal_cdf(Z) == pytest.approx(0.975, abs=1e-15)
+    assert stats.normal_cdf(0) == 0.5
+
+
+# --- Wilson ---------------------------------------------------------------------------------------
+
+
+def test_wilson_seven_of_ten() -> None:
+    # p = 0.7, n = 10, z² = 3.841459, z²/n = 0.3841459
+    # centre = (0.7 + 0.1920729) / 1.3841459 = 0.6444844
+    # half   = 1.959964 · √(0.7·0.3/10 + 3.841459/400) / 1.3841459 = 1.959964 · √0.0306036 / 1.3841459
+    #        = 1.959964 · 0.1749389 / 1.3841459 = 0.2477062
+    # → [0.3967781, 0.8922087]
+    got = stats.wilson(7, 10)
+    assert got.estimate == 0.7
+    assert got.lo == pytest.approx(0.3967781, abs=1e-7)
+    assert got.hi == pytest.approx(0.8922087, abs=1e-7)
+
+
+def test_wilson_other_z_and_fractional_successes() -> None:
+    # z = 1: centre = (0.7 + 0.05) / 1.1 = 0.6818182; half = √(0.021 + 0.0025) / 1.1 = 0.1532971 / 1.1 = 0.1393610
+    got = stats.wilson(7, 10, z=1.0)
+    assert got.lo == pytest.approx(0.5424572, abs=1e-7)
+    assert got.hi == pytest.approx(0.8211792, abs=1e-7)
+    # 2 of 4 (say 1 win, 2 draws, 1 loss): z²/n = 0.9603647, centre 0.5,
+    # half = 1.959964 · √(0.0625 + 3.841459/64) / 1.9603647 = 1.959964 · 0.3500327 / 1.9603647 = 0.3499610
+    got = stats.wilson(2.0, 4)
+    assert got.lo == pytest.approx(0.1500390, abs=1e-7)
+    assert got.hi == pytest.approx(0.8499610, abs=1e-7)
+
+
+def test_wilson_edges() -> None:
+    assert stats.wilson(0, 0) == Interval(0.5, 0.0, 1.0)
+    # 0 of 5: centre = (z²/10) / (1 + z²/5) = 0.3841459 / 1.7682918 = 0.2172412 = half → [0, 0.4344825]
+    got = stats.wilson(0, 5)
+    assert got.lo == 0.0
+    assert got.hi == pytest.approx(0.4344825, abs=1e-7)
+    got = stats.wilson(5, 5)
+    assert got.hi == 1.0
+    assert got.lo == pytest.approx(1 - 0.4344825, abs=1e-7)
+    for bad in [(-1, 4), (5, 4), (1, -1)]:
+        with pytest.raises(ValueError, match="expected 0 <= successes <= trials"):
+            stats.wilson(*bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=10_000), st.data())
+def test_wilson_contains_the_proportion(trials: int, data: st.DataObject) -> None:
+    halves = data.draw(st.integers(min_value=0, max_value=2 * trials))
+    got = stats.wilson(halves / 2, trials)
+    assert 0 <= got.lo <= got.estimate <= got.hi <= 1
+    narrower = stats.wilson(halves / 2, trials, z=1.0)
+    assert got.lo <= narrower.lo + 1e-12 and narrower.hi <= got.hi + 1e-12
+
+
+# --- Elo and LOS ---------------------------------------------------------------------------------
+
+
+def test_elo_from_score() -> None:
+    # 75 %: −400·log10(1/0.75 − 1) = 400·log10(3) = 190.8485
+    assert stats.elo_from_score(0.75) == pytest.approx(190.8485019, abs=1e-6)
+    assert stats.elo_from_score(0.25) == pytest.approx(-190.8485019, abs=1e-6)
+    assert stats.elo_from_score(0.5) == 0
+    assert stats.elo_from_score(1) == math.inf
+    assert stats.elo_from_score(0) == -math.inf
+    assert stats.expected_score(190.8485019) == pytest.approx(0.75)
+    with pytest.raises(ValueError, match="expected a score in"):
+        stats.elo_from_score(1.5)
+
+
+def test_elo_difference_with_interval() -> None:
+    # 30 W, 0 D, 10 L: s = 0.75, var = (30·0.25² + 10·0.75²) / 40 = 0.1875, se = √(0.1875/40) = 0.0684653
+    # s ± 1.959964·se = 0.75 ± 0.1341895 = [0.6158105, 0.8841895]
+    # Elo: −400·log10(1/0.6158105 − 1) = −400·log10(0.6238740) = 81.9606
+    #      −400·log10(1/0.8841895 − 1) = −400·log10(0.1309785) = 353.1191
+    got = stats.elo_difference(30, 0, 10)
+    assert (got.games, got.score) == (40, 0.75)
+    assert got.elo == pytest.approx(190.8485, abs=1e-4)
+    assert got.lo == pytest.approx(81.9606, abs=1e-4)
+    assert got.hi == pytest.approx(353.1191, abs=1e-4)
+
+
+def test_elo_difference_draws_and_clamping() -> None:
+    # 0 W, 1 D, 1 L: s = 0.25, var = (0.25² + 0.25²) / 2 = 0.0625, se = 0.1767767, margin 0.3464765:
+    # [−0.0965, 0.5964765] → the low end is clamped to 0 (−inf); −400·log10(0.6765121) = 67.8894
+    got = stats.elo_difference(0, 1, 1)
+    assert got.elo == pytest.approx(-190.8485, abs=1e-4)
+    assert got.lo == -math.inf
+    assert got.hi == pytest.approx(67.8894, abs=1e-4)
+
+
+def test_elo_difference_sweeps_and_no_games() -> None:
+    assert stats.elo_difference(5, 0, 0) == stats.EloDifference(5, 1.0, math.inf, math.inf, math.inf)
+    assert stats.elo_difference(0, 0, 3) == stats.EloDifference(3, 0.0, -math.inf, -math.inf, -math.inf)
+    assert stats.elo_difference(0, 0, 0) == stats.EloDifference(0, 0.5, 0.0, -math.inf, math.inf)
+    # All draws: s = 0.5 with no spread.
+    assert stats.elo_difference(0, 4, 0) == stats.EloDifference(4, 0.5, 0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="expected counts >= 0"):
+        stats.elo_difference(-1, 0, 0)
+
+
+def test_los() -> None:
+    # (10 − 5) / √15 = 1.2909944; Φ(1.2909944) = 0.9016472
+    assert stats.los(10, 5) == pytest.approx(0.9016472, abs=1e-7)
+    assert stats.los(5, 10) == pytest.approx(1 - 0.9016472, abs=1e-7)
+    assert stats.los(0, 1) == pytest.approx(0.1586553, abs=1e-7)  # Φ(−1)
+    assert stats.los(3, 3) == 0.5
+    assert stats.los(0, 0) == 0.5
+
+
+# --- Student's t -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("df", "expected"),
+    [
+        (1, 12.706204736174707),
+        (2, 4.302652729749464),
+        (5, 2.570581835636314),
+        (10, 2.228138851986273),
+        (30, 2.042272456301238),
+    ],
+)
+def test_t_quantile_known_values(df: int, expected: float) -> None:
+    assert stats.t_quantile(0.975, df) == pytest.approx(expected, rel=1e-11)
+    assert stats.t_quantile(0.025, df) == pytest.approx(-expected, rel=1e-11)
+
+
+def test_t_quantile_tends_to_the_normal() -> None:
+    assert stats.t_quantile(0.975, math.inf) == pytest.approx(Z, abs=1e-15)
+    # t(0.975, df) ≈ z + (z³ + z)/(4·df): 1e6 degrees of freedom add 2.37e-6 to z.
+    assert stats.t_quantile(0.975, 1e6) == pytest.approx(Z + 2.37e-6, abs=1e-8)
+    assert stats.t_quantile(0.5, 7) == 0.0
+    # Far tails: df = 1 is the Cauchy distribution, F⁻¹(p) = −1/(π·p) for a small p.
+    assert stats.t_quantile(1e-100, 1) == pytest.approx(-1 / (math.pi * 1e-100), rel=1e-9)
+    assert stats.t_upper_tail(1e300, 3) == 0.0
+    assert stats.t_upper_tail(0, 3) == 0.5
+    for bad_p, bad_df in [(0.0, 3.0), (1.0, 3.0), (0.9, 0.0)]:
+        with pytest.raises(ValueError, match="t_quantile"):
+            stats.t_quantile(bad_p, bad_df)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(min_value=0.001, max_value=0.999))
+def test_t_quantile_closed_forms(p: float) -> None:
+    # df = 1 is the Cauchy distribution; df = 2 has F⁻¹(p) = (2p − 1) / √(2p(1 − p)).
+    assert stats.t_quantile(p, 1) == pytest.approx(math.tan(math.pi * (p - 0.5)), rel=1e-9, abs=1e-12)
+    assert stats.t_quantile(p, 2) == pytest.approx((2 * p - 1) / math.sqrt(2 * p * (1 - p)), rel=1e-9, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(min_value=0.5, max_value=200), st.floats(min_value=-30, max_value=30))
+def test_t_tail_is_the_inverse_of_the_quantile(df: float, t: float) -> None:
+    p = stats.t_upper_tail(-t, df)  # P(T <= t), accurate in both tails
+    if 1e-300 < p < 1 - 1e-9:
+        assert stats.t_quantile(p, df) == pytest.approx(t, rel=1e-6, abs=1e-9)
+
+
+def test_regularized_beta() -> None:
+    # I_x(1, 1) = x; I_x(2, 1) = x²; I_x(a, b) = 1 − I_{1−x}(b, a)
+    assert stats.regularized_beta(0.3, 1, 1) == pytest.approx(0.3, abs=1e-15)
+    assert stats.regularized_beta(0.3, 2, 1) == pytest.approx(0.09, abs=1e-15)
+    assert stats.regularized_beta(0.3, 2.5, 4) == pytest.approx(1 - stats.regularized_beta(0.7, 4, 2.5), abs=1e-14)
+    assert stats.regularized_beta(0.0, 2, 3) == 0.0
+    assert stats.regularized_beta(1.0, 2, 3) == 1.0
+
+
+def test_t_interval() -> None:
+    # [60, 160]: mean 110, sd = √((50² + 50²)/1) = 70.7107, se = 50, half = 12.7062047·50 = 635.3102
+    got = stats.t_interval([60, 160])
+    assert (got.n, got.mean) == (2, 110)
+    assert got.half_width == pytest.approx(635.3102368, abs=1e-6)
+    assert (got.lo, got.hi) == pytest.approx((110 - 635.3102368, 110 + 635.3102368))
+    # [1, 2, 3, 4, 5]: mean 3, sd = √(10/4) = 1.5811388, se = 0.7071068, t(0.975, 4) = 2.7764451 → 1.9632432
+    assert stats.t_interval([1, 2, 3, 4, 5]).half_width == pytest.approx(1.9632432, abs=1e-7)
+    # 90 %: t(0.95, 4) = 2.1318468 → 2.1318468 · 0.7071068 = 1.5074433
+    assert stats.t_interval([1, 2, 3, 4, 5], 0.9).half_width == pytest.approx(1.5074433, abs=1e-7)
+    assert stats.t_interval([7.5]) == stats.MeanInterval(1, 7.5, math.inf)
+    with pytest.raises(ValueError, match="at least one value"):
+        stats.t_interval([])
+
+
+# --- Bradley–Terry -------------------------------------------------------------------------------------
+
+Results = list[tuple[str, str, float]]
+
+
+def _log_likelihood(ratings: Sequence[float], names: Sequence[str], results: Results, prior: float) -> float:
+    """Written out on the Elo scale, independently of the module: the penalised log-likelihood."""
+
+    def expected(d: float) -> float:
+        return 1 / (1 + 10 ** (-d / 400))
+
+    r = dict(zip(names, ratings, strict=True))
+    total = 0.0
+    for a, b, s in results:
+        e = expected(r[a] - r[b])
+        total += s * math.log(e) + (1 - s) * math.log(1 - e)
+    for x in ratings:
+        total += prior * (0.5 * math.log(expected(x)) + 0.5 * math.log(1 - expected(x)))
+    return total
+
+
+def _brute_force(names: Sequence[str], results: Results, prior: float) -> list[float]:
+    """Maximise by cyclic coordinate ascent, each coordinate by golden-section search on [−1000, 1000]."""
+    x = [0.0] * len(names)
+    golden = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        for k in range(len(x)):
+
+            def f(v: float, k: int = k) -> float:
+                return _log_likelihood([*x[:k], v, *x[k + 1 :]], names, results, prior)
+
+            lo, hi = -1000.0, 1000.0
+            while hi - lo > 1e-9:
+                m1, m2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
+                if f(m1) < f(m2):
+                    lo = m1
+                else:
+                    hi = m2
+            x[k] = (lo + hi) / 2
+    return x
+
+
+def _hessian(f: Callable[[list[float]], float], x: list[float], h: float = 1e-2) -> list[list[float]]:
+    size = len(x)
+
+    def at(*moves: tuple[int, float]) -> float:
+        y = list(x)
+        for k, d in moves:
+            y[k] += d
+        return f(y)
+
+    return [
+        [
+            (at((i, h), (j, h)) - at((i, h), (j, -h)) - at((i, -h), (j, h)) + at((i, -h), (j, -h))) / (4 * h * h)
+            for j in range(size)
+        ]
+        for i in range(size)
+    ]
+
+
+def _inverse3(m: list[list[float]]) -> list[list[float]]:
+    """A 3×3 inverse by cofactors."""
+    cof = [
+        [
+            m[(i + 1) % 3][(j + 1) % 3] * m[(i + 2) % 3][(j + 2) % 3]
+            - m[(i + 1) % 3][(j + 2) % 3] * m[(i + 2) % 3][(j + 1) % 3]
+            for j in range(3)
+        ]
+        for i in range(3)
+    ]
+    det = sum(m[0][j] * cof[0][j] for j in range(3))
+    return [[cof[j][i] / det for j in range(3)] for i in range(3)]
+
+
+ROUND_ROBIN: Results = [
+    ("A", "B", 1.0),
+    ("A", "B", 1.0),  # A swept B
+    ("B", "C", 1.0),
+    ("B", "C", 0.5),  # B took 1.5 of 2 from C
+    ("A", "C", 1.0),
+    ("C", "A", 1.0),  # A and C split
+]
+UNBALANCED: Results = [
+    ("A", "B", 1.0),
+    ("B", "A", 0.5),
+    ("A", "B", 0.0),  # A took 1.5 of 3 from B
+    ("C", "B", 1.0),  # C beat B in their one game
+    ("A", "C", 1.0),
+    ("A", "C", 1.0),
+    ("C", "A", 1.0),
+    ("A", "C", 0.5),  # A took 2.5 of 4 from C
+]
+
+
+@pytest.mark.parametrize("results", [ROUND_ROBIN, UNBALANCED], ids=["balanced", "unbalanced"])
+def test_bradley_terry_three_entries_against_brute_force(results: Results) -> None:
+    names = ["A", "B", "C"]
+    got = stats.bradley_terry(results)
+    raw = _brute_force(names, results, prior=1.0)
+    mean = sum(raw) / 3
+    assert list(got) == names
+    for name, value in zip(names, raw, strict=True):
+        assert got[name].elo == pytest.approx(value - mean, abs=1e-4)
+    # Error bars: 1.96·√diag((−H)⁻¹), H the Hessian of the log-likelihood in Elo units at the maximum
+    # (differentiated numerically here; the prior makes it invertible).
+    hessian = _hessian(lambda r: _log_likelihood(r, names, results, 1.0), raw)
+    covariance = _inverse3([[-v for v in row] for row in hessian])
+    for k, name in enumerate(names):
+        assert got[name].error == pytest.approx(Z * math.sqrt(covariance[k][k]), rel=1e-4)
+
+
+def test_bradley_terry_balanced_round_robin_ranks_by_total_score() -> None:
+    # In a balanced round robin the total scores are sufficient: A 3 of 4, B and C 1.5 of 4 each,
+    # so B and C rate the same although B beat C.
+    got = stats.bradley_terry(ROUND_ROBIN)
+    assert got["A"].elo > 0 > got["B"].elo
+    assert got["B"].elo == pytest.approx(got["C"].elo, abs=1e-9)
+    assert got["A"].elo == pytest.approx(-2 * got["B"].elo, abs=1e-9)
+
+
+def test_bradley_terry_two_entries_closed_form_without_prior() -> None:
+    # A scores 3 of 4 against B. Without a prior the MLE difference is elo_from_score(0.75) = 190.8485,
+    # centred: ±95.4243. Fisher information (natural units) of the difference: n·p(1−p) = 4·0.75·0.25 = 0.75;
+    # in the mean-zero gauge each rating is ± half the difference: var = 1/(4·0.75) = 1/3,
+    # error = 1.959964·0.5773503·173.7178 = 196.5766.
+    got = stats.bradley_terry([("A", "B", 1), ("A", "B", 1), ("B", "A", 0), ("A", "B", 0)], prior_draws=0)
+    assert got["A"].elo == pytest.approx(95.42425, abs=1e-4)
+    assert got["B"].elo == pytest.approx(-95.42425, abs=1e-4)
+    assert got["A"].error == pytest.approx(196.5766, abs=1e-3)
+    assert got["B"].error == pytest.approx(196.5766, abs=1e-3)
+
+
+def test_bradley_terry_two_entries_with_prior() -> None:
+    # With the prior, by symmetry r_B = −r_A = −x, and the score equation of A is
+    #   3 − 4·E(2x) + (0.5 − E(x)) = 0 with E(d) = 1/(1 + 10^(−d/400)); solved here by bisection.
+    def equation(x: float) -> float:
+        return 3 - 4 * stats.expected_score(2 * x) + 0.5 - stats.expected_score(x)
+
+    lo, hi = 0.0, 400.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if equation(mid) > 0 else (lo, mid)
+    got = stats.bradley_terry([("A", "B", 1), ("A", "B", 1), ("A", "B", 1), ("A", "B", 0)])
+    assert got["A"].elo == pytest.approx(lo, abs=1e-6)
+    assert got["B"].elo == pytest.approx(-lo, abs=1e-6)
+    assert 0 < got["A"].elo < 95.42425  # shrunk towards 0 by the prior
+
+
+def test_bradley_terry_unbeaten_is_finite_with_the_prior_only() -> None:
+    sweep: Results = [("A", "B", 1.0)] * 3
+    got = stats.bradley_terry(sweep)
+    assert math.isfinite(got["A"].elo) and got["A"].elo > 0
+    a, b = _brute_force(["A", "B"], sweep, 1.0)
+    assert got["A"].elo == pytest.approx((a - b) / 2, abs=1e-3)
+    with pytest.raises(ValueError, match="diverge without a prior"):
+        stats.bradley_terry(sweep, prior_draws=0)
+    # A beat B, B beat C, C beat A: every entry took points from every other through the cycle.
+    cycle = stats.bradley_terry([("A", "B", 1.0), ("B", "C", 1.0), ("C", "A", 1.0)], prior_draws=0)
+    assert all(r.elo == pytest.approx(0, abs=1e-9) for r in cycle.values())
+    with pytest.raises(ValueError, match="diverge without a prior"):
+        stats.bradley_terry([("A", "B", 1.0), ("B", "C", 1.0), ("A", "C", 1.0)], prior_draws=0)
+
+
+def test_bradley_terry_edges() -> None:
+    assert stats.bradley_terry([]) == {}
+    # A game against itself is ignored, but the entry is rated (the prior alone: 0 ± 1.96·2·173.72).
+    alone = stats.bradley_terry([("A", "A", 1.0)])
+    assert alone["A"].elo == 0
+    assert alone["A"].error == pytest.approx(Z * 2 * ELO)  # information 1·0.5·0.5, variance 4
+    with pytest.raises(ValueError, match="prior_draws > 0"):  # two groups that never met
+        stats.bradley_terry([("A", "B", 1.0), ("B", "A", 1.0), ("C", "D", 0.5)], prior_draws=0)
+    with pytest.raises(ValueError, match="expected a score"):
+        stats.bradley_terry([("A", "B", 2.0)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("ABCDE"), st.sampled_from("ABCDE"), st.sampled_from([0.0, 0.5, 1.0])),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_bradley_terry_properties(results: Results) -> None:
+    got = stats.bradley_terry(results)
+    assert math.fsum(r.elo for r in got.values()) == pytest.approx(0, abs=1e-7)
+    assert all(math.isfinite(r.elo) and r.error > 0 for r in got.values())
+    # Reversing every result negates every rating.
+    flipped = stats.bradley_terry([(a, b, 1 - s) for a, b, s in results])
+    for name, rating in got.items():
+        assert flipped[name].elo == pytest.approx(-rating.elo, abs=1e-6)
+        assert flipped[name].error == pytest.approx(rating.error, rel=1e-6)
+    # The order of the results does not matter.
+    again = stats.bradley_terry(list(reversed(results)))
+    for name, rating in got.items():
+        assert again[name].elo == pytest.approx(rating.elo, abs=1e-6)
+
+
+# --- SPRT ---------------------------------------------------------------------------------------------
+
+S1 = 0.5143871841659987  # expected score of +10 Elo: 1 / (1 + 10^(−10/400))
+
+
+def test_sprt_bounds() -> None:
+    # ln(0.05/0.95) = −2.9444390, ln(0.95/0.05) = 2.9444390
+    assert stats.sprt_bounds() == pytest.approx((-2.9444390, 2.9444390))
+    # α = 0.1, β = 0.2: ln(0.2/0.9) = −1.5040774, ln(0.8/0.1) = 2.0794415
+    assert stats.sprt_bounds(0.1, 0.2) == pytest.approx((-1.5040774, 2.0794415))
+    with pytest.raises(ValueError, match="alpha"):
+        stats.sprt_bounds(0.6, 0.5)
+
+
+def test_sprt_llr_by_hand() -> None:
+    assert stats.expected_score(10) == pytest.approx(S1, abs=1e-15)
+    # 6 W, 2 D, 2 L: N = 10, m = 0.7, var = (6·0.3² + 2·0.2² + 2·0.7²)/10 = 0.16
+    # LLR = 10·(S1 − 0.5)·(1.4 − 0.5 − S1)/(2·0.16) = 10·0.0143872·0.3856128/0.32 = 0.1733713
+    got = stats.sprt(6, 2, 2, 0, 10)
+    assert got.llr == pytest.approx(0.1733713, abs=1e-7)
+    assert (got.games, got.decision, got.elo0, got.elo1) == (10, None, 0, 10)
+
+
+def test_sprt_straight_wins_accept_h1() -> None:
+    # 400 wins have no spread: one virtual win and loss are added, N = 402, m = 401/402 = 0.9975124,
+    # var = m(1 − m) = 0.0024814; LLR = 402·0.0143872·(1.9950249 − 1.0143872)/(2·0.0024814) = 1142.85
+    got = stats.sprt(400, 0, 0, 0, 10)
+    assert got.llr == pytest.approx(1142.85, abs=0.01)
+    assert got.decision is Hypothesis.H1 and got.decision == "H1"
+    # Sequentially: after 19 wins, N = 21, m = 20/21, var = 20/441 = 0.0453515,
+    # LLR = 21·0.0143872·(1.9047619 − 1.0143872)/0.0907029 = 2.9658 ≥ 2.9444; after 18: N = 20, m = 0.95,
+    # var = 0.0475, LLR = 20·0.0143872·(1.9 − 1.0143872)/0.095 = 2.6824, below.
+    got = stats.sprt_sequence([1.0] * 400, 0, 10)
+    assert (got.games, got.decision) == (19, Hypothesis.H1)
+    assert got.llr == pytest.approx(2.9658, abs=1e-4)
+    assert stats.sprt(18, 0, 0, 0, 10).llr == pytest.approx(2.6824, abs=1e-4)
+
+
+def test_sprt_even_sequence_accepts_h0() -> None:
+    # W, L alternating: after 2k games m = 0.5, var = 0.25,
+    # LLR = 2k·(S1 − 0.5)·(1 − 0.5 − S1)/0.5 = −2k·2·0.0143872² = −k·0.00082797;
+    # 7112 games give −2.94424 (above −2.94444), 7114 give −2.94507: H0 at game 7114.
+    got = stats.sprt_sequence([1.0, 0.0] * 10_000, 0, 10)
+    assert (got.games, got.decision) == (7114, Hypothesis.H0)
+    assert got.llr == pytest.approx(-7114 * 2 * (S1 - 0.5) ** 2, abs=1e-9)
+    assert stats.sprt(5000, 0, 5000, 0, 10).decision is Hypothesis.H0
+
+
+def test_sprt_losses_accept_h0_and_a_short_mixed_sequence_continues() -> None:
+    assert stats.sprt_sequence([0.0] * 50, 0, 10).decision is Hypothesis.H0
+    got = stats.sprt_sequence([1.0, 0.0, 0.5, 1.0, 0.0, 1.0], 0, 10)
+    assert (got.games, got.decision) == (6, None)
+    assert got.lower < got.llr < got.upper
+    assert stats.sprt_sequence([], 0, 10) == stats.SPRTResult(0, 0.0, got.lower, got.upper, 0, 10, None)
+    with pytest.raises(ValueError, match="expected game scores"):
+        stats.sprt_sequence([0.25], 0, 10)
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        stats.sprt(1, 1, 1, 10, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300))
+def test_sprt_decision_matches_the_bounds(wins: int, draws: int, losses: int) -> None:
+    got = stats.sprt(wins, draws, losses, -5, 5)
+    assert math.isfinite(got.llr)
+    if got.llr >= got.upper:
+        assert got.decision is Hypothesis.H1
+    elif got.llr <= got.lower:
+        assert got.decision is Hypothesis.H0
+    else:
+        assert got.decision is None
+    # Swapping wins and losses mirrors the LLR of a symmetric test.
+    assert stats.sprt(losses, draws, wins, -5, 5).llr == pytest.approx(-got.llr, abs=1e-9)
+
+
+def test_hypothesis_round_trips() -> None:
+    for member in Hypothesis:
+        assert Hypothesis(str(member)) is member
+    assert list(itertools.chain(Hypothesis)) == [Hypothesis.H0, Hypothesis.H1]

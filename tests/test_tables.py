@@ -1,0 +1,209 @@
+"""Rendering of standings, crosstable and match summary: hand-made values in, exact text out."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+
+import pytest
+
+from rookarena import tables
+from rookarena.standings import Cell, Crosstable, HeadToHead, Standing
+from rookarena.stats import EloDifference, Hypothesis, Interval, MeanInterval, Rating, SPRTResult
+
+ALPHA = Standing(
+    rank=1,
+    name="alpha",
+    games=16,
+    wins=10,
+    losses=5,
+    draws=1,
+    win_rate=Interval(10.5 / 16, 0.4301, 0.8279),
+    points_for=251.3125,
+    points_against=198.0,
+    bids_won=30,
+    bids_made=21,
+    sets=9,
+    opponents_set=7,
+    average_bid=86.5,
+    faults=(("timeout", 3), ("crash", 1)),
+    rating=Rating(35.2, 40.44),
+    duplicate=MeanInterval(8, 12.5, 30.125),
+)
+BETA = Standing(
+    rank=2,
+    name="beta",
+    games=16,
+    wins=5,
+    losses=10,
+    draws=1,
+    win_rate=Interval(5.5 / 16, 0.1721, 0.5699),
+    points_for=198.0,
+    points_against=251.3125,
+    bids_won=0,
+    bids_made=0,
+    sets=0,
+    opponents_set=9,
+    average_bid=None,
+    faults=(),
+    rating=Rating(-0.2, 40.44),
+    duplicate=MeanInterval(1, -12.5, math.inf),
+)
+GAMMA = dataclasses.replace(BETA, name="gamma", duplicate=None)
+
+
+ALPHA_TAIL = ["timeout 3, crash 1", "+35 ± 40", "+12.5 ± 30.1"]
+
+
+def test_cell_texts() -> None:
+    # 10.5/16 = 0.65625 → "65.6"; bounds 43.01 % and 82.79 % → "43.0", "82.8".
+    assert tables.win_rate_text(ALPHA) == "65.6 [43.0, 82.8]"
+    assert tables.faults_text(ALPHA.faults) == "timeout 3, crash 1"
+    assert tables.faults_text(()) == "-"
+    assert tables.duplicate_text(ALPHA.duplicate) == "+12.5 ± 30.1"
+    assert tables.duplicate_text(BETA.duplicate) == "-12.5 ± inf"
+    assert tables.duplicate_text(None) == "-"
+    # 21/30 made = 70.0 %; beta has no bids; −0.2 Elo rounds to "+0", never "-0".
+    assert tables.standings_rows([ALPHA, BETA]) == [
+        [1, "alpha", 16, 10, 5, 1, "65.6 [43.0, 82.8]", "251.3", "198.0", 30, "70.0", 9, "86.5", *ALPHA_TAIL],
+        [2, "beta", 16, 5, 10, 1, "34.4 [17.2, 57.0]", "198.0", "251.3", 0, "-", 0, "-", "-", "+0 ± 40", "-12.5 ± inf"],
+    ]
+
+
+def test_standings_table_github() -> None:
+    assert tables.standings_table([ALPHA, BETA], "github").splitlines() == [
+        "|   rank | bot   |   games |   wins |   losses |   draws |    win % [95% CI] |   pts/game |   against/game "
+        "|   bids won |   made % |   sets |   avg bid | faults             |      Elo |     dup diff |",
+        "|--------|-------|---------|--------|----------|---------|-------------------|------------|----------------"
+        "|------------|----------|--------|-----------|--------------------|----------|--------------|",
+        "|      1 | alpha |      16 |     10 |        5 |       1 | 65.6 [43.0, 82.8] |      251.3 |          198.0 "
+        "|         30 |     70.0 |      9 |      86.5 | timeout 3, crash 1 | +35 ± 40 | +12.5 ± 30.1 |",
+        "|      2 | beta  |      16 |      5 |       10 |       1 | 34.4 [17.2, 57.0] |      198.0 |          251.3 "
+        "|          0 |        - |      0 |         - | -                  |  +0 ± 40 |  -12.5 ± inf |",
+    ]
+
+
+def test_standings_table_formats_and_the_optional_column() -> None:
+    plain = tables.standings_table([ALPHA, GAMMA], "plain")
+    assert "dup diff" not in tables.standings_table([GAMMA], "plain")
+    assert "dup diff" in plain
+    assert plain.splitlines()[2].split()[-1] == "-"  # gamma's duplicate cell
+    grid = tables.standings_table([ALPHA], "grid")
+    assert grid.startswith("+--") and "| alpha |" in grid
+    empty = tables.standings_table([], "simple").splitlines()
+    assert empty[0].split() == " ".join(tables.STANDINGS_HEADERS[:-1]).split()
+    assert len(empty) == 2
+
+
+def test_standings_csv() -> None:
+    text = tables.standings_csv([ALPHA, BETA])
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert text.splitlines()[0] == (
+        "rank,bot,games,wins,losses,draws,score,win_rate,win_rate_lo,win_rate_hi,points_for,points_against,"
+        "bids_won,bids_made,made_rate,sets,opponents_set,average_bid,faults,faults_crash,faults_timeout,"
+        "elo,elo_error,elo_lo,elo_hi,dup_pairs,dup_diff,dup_lo,dup_hi"
+    )
+    alpha, beta = rows
+    # score 10 + 1/2; made rate 21/30 = 0.7; Elo 35.2 ± 40.44 → [−5.24, 75.64]; dup 12.5 ± 30.125.
+    assert alpha["score"] == "10.5" and alpha["win_rate"] == "0.65625"
+    assert (alpha["win_rate_lo"], alpha["win_rate_hi"]) == ("0.4301", "0.8279")
+    assert (alpha["made_rate"], alpha["average_bid"]) == ("0.7", "86.5")
+    assert (alpha["faults"], alpha["faults_crash"], alpha["faults_timeout"]) == ("4", "1", "3")
+    assert (alpha["elo"], alpha["elo_error"], alpha["elo_lo"], alpha["elo_hi"]) == ("35.2", "40.44", "-5.24", "75.64")
+    assert (alpha["dup_pairs"], alpha["dup_diff"], alpha["dup_lo"], alpha["dup_hi"]) == (
+        "8",
+        "12.5",
+        "-17.625",
+        "42.625",
+    )
+    assert (beta["made_rate"], beta["average_bid"], beta["faults"], beta["faults_crash"]) == ("", "", "0", "0")
+    assert (beta["elo"], beta["dup_pairs"], beta["dup_lo"], beta["dup_hi"]) == ("-0.2", "1", "-inf", "inf")
+    gamma = next(csv.DictReader(io.StringIO(tables.standings_csv([GAMMA]))))
+    assert (gamma["dup_pairs"], gamma["dup_diff"], gamma["dup_lo"]) == ("0", "", "")
+    assert "faults_crash" not in gamma
+
+
+def test_standings_json() -> None:
+    data = tables.standings_json([ALPHA, BETA, GAMMA])
+    text = json.dumps(data, allow_nan=False)  # strict JSON: no Infinity
+    alpha, beta, gamma = json.loads(text)["standings"]
+    assert alpha["win_rate"] == {"estimate": 0.65625, "lo": 0.4301, "hi": 0.8279}
+    assert alpha["faults"] == {"timeout": 3, "crash": 1}
+    assert alpha["rating"] == {"elo": 35.2, "error": 40.44}
+    assert alpha["duplicate"] == {"pairs": 8, "mean": 12.5, "half_width": 30.125, "lo": -17.625, "hi": 42.625}
+    assert (alpha["score"], alpha["made_rate"], alpha["bids_won"], alpha["opponents_set"]) == (10.5, 0.7, 30, 7)
+    assert beta["duplicate"] == {"pairs": 1, "mean": -12.5, "half_width": None, "lo": None, "hi": None}
+    assert (beta["made_rate"], beta["average_bid"], beta["faults"]) == (None, None, {})
+    assert gamma["duplicate"] is None
+
+
+def test_crosstable_text() -> None:
+    table = Crosstable(("b", "a", "c"), {("a", "b"): Cell(2, 1, 1), ("b", "a"): Cell(1, 1, 2)})
+    # a against b: 2 wins, 1 draw, 1 loss = 2.5 of 4 = 62.5 % → "62%" (rounded half to even); c met nobody.
+    assert tables.crosstable_text(table).splitlines() == [
+        "    b            a            c",
+        "--  -----------  -----------  ---",
+        "b   x            1-1-2 (38%)  .",
+        "a   2-1-1 (62%)  x            .",
+        "c   .            .            x",
+    ]
+
+
+SUMMARY = HeadToHead(
+    a="alpha",
+    b="beta",
+    games=40,
+    wins=30,
+    draws=0,
+    losses=10,
+    points_for=250.04,
+    points_against=180.0,
+    win_rate=Interval(0.75, 0.5981, 0.8581),
+    elo=EloDifference(40, 0.75, 190.8485, 81.9606, 353.1191),
+    los=0.9992,
+    duplicate=MeanInterval(20, 35.27, 20.0),
+)
+
+
+def test_match_summary() -> None:
+    sprt = SPRTResult(40, 3.125, -2.944, 2.944, 0, 10, Hypothesis.H1)
+    assert tables.match_summary(SUMMARY, sprt).splitlines() == [
+        "alpha vs beta: 40 games, alpha 30 wins, 0 draws, 10 losses",
+        "score rate 75.0 [59.8, 85.8] %, points per game 250.0 to 180.0",
+        "Elo difference +190.8 [+82.0, +353.1], LOS 99.9 %",
+        "duplicate difference +35.3 ± 20.0 points per deal pair (20 pairs)",
+        "SPRT [0, 10]: LLR 3.12 (-2.94, 2.94) after 40 games: accept H1",
+    ]
+
+
+def test_match_summary_without_duplicates_or_sprt() -> None:
+    one = HeadToHead(
+        a="x",
+        b="y",
+        games=1,
+        wins=1,
+        draws=0,
+        losses=0,
+        points_for=300.0,
+        points_against=0.0,
+        win_rate=Interval(1.0, 0.2066, 1.0),
+        elo=EloDifference(1, 1.0, math.inf, math.inf, math.inf),
+        los=0.8413,
+        duplicate=None,
+    )
+    assert tables.match_summary(one).splitlines() == [
+        "x vs y: 1 game, x 1 win, 0 draws, 0 losses",
+        "score rate 100.0 [20.7, 100.0] %, points per game 300.0 to 0.0",
+        "Elo difference +inf [+inf, +inf], LOS 84.1 %",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("decision", "verdict"), [(None, "continue"), (Hypothesis.H0, "accept H0"), (Hypothesis.H1, "accept H1")]
+)
+def test_sprt_text(decision: Hypothesis | None, verdict: str) -> None:
+    result = SPRTResult(12, -0.5, -1.5, 2.08, -5, 5.5, decision)
+    assert tables.sprt_text(result) == f"SPRT [-5, 5.5]: LLR -0.50 (-1.50, 2.08) after 12 games: {verdict}"
