@@ -18,7 +18,7 @@ import click
 import trio
 import yaml
 
-from rookarena import checkbot, league, records, report, results
+from rookarena import checkbot, league, records, report, results, standings, stats, tables
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
@@ -140,6 +140,19 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
     "--duplicate/--no-duplicate", default=True, show_default=True, help="Play each deal twice, seats swapped."
 )
 @click.option("--out", type=click.Path(file_okay=False), help="Directory for games.jsonl and the bots' stderr logs.")
+@click.option(
+    "--sprt",
+    nargs=2,
+    type=float,
+    metavar="ELO0 ELO1",
+    help="Stop as soon as a sequential probability ratio test accepts elo <= ELO0 or elo >= ELO1 (A over B).",
+)
+@click.option(
+    "--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT false positives."
+)
+@click.option(
+    "--beta", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT false negatives."
+)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def match(
     command_a: str,
@@ -157,11 +170,18 @@ def match(
     faults: str,
     duplicate: bool,
     out: str | None,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
     verbose: int,
 ) -> None:
     """Play COMMAND_A (team A, seats 0 and 2) against COMMAND_B (team B) and print who won what.
 
-    Each command is one string, split as a shell would: for example 'python3 bot.py --level 2'.
+    Each command is one string, split as a shell would: for example 'python3 bot.py --level 2'. For
+    regression tests A is the new version and B the old: the summary gives A's win rate and Elo
+    difference with 95% intervals, the likelihood that A is stronger, and the paired difference over
+    duplicate deals. Exit status 1 means A is shown worse: the SPRT accepted ELO0 (with --sprt), or else
+    the whole Elo interval is below zero; 0 otherwise.
     """
     _logging(verbose)
     name, rules_value = load_rules(rules_spec)
@@ -186,9 +206,12 @@ def match(
         policy=FaultPolicy(faults),
         limits=Limits(startup=startup),
         log_dir=out_dir,
+        names=(a.name, b.name),
     )
     played: list[dict[str, Any]] = []
     sink = open(out_dir / "games.jsonl", "a", encoding="utf-8") if out_dir else None  # noqa: SIM115
+
+    decision: list[stats.SPRTResult] = []
 
     def on_record(record: dict[str, Any]) -> None:
         played.append(record)
@@ -197,18 +220,34 @@ def match(
             sink.flush()
             os.fsync(sink.fileno())
         click.echo(report.game_line(record, a.name, len(played), games), err=True)
+        if sprt is not None and (not duplicate or len(played) % 2 == 0):
+            result = stats.sprt_sequence(standings.game_scores(played, a.name, b.name), *sprt, alpha, beta)
+            if result.decision is not None and not decision:
+                decision.append(result)
+                click.echo(f"SPRT decided after {len(played)} games", err=True)
+                runner.stop()
 
+    runner = Match(config)
     try:
-        trio.run(Match(config).run, on_record)
-    except KeyboardInterrupt:
+        trio.run(until_signal, runner.run, on_record)
+    except StopRequestedError:
         click.echo(f"interrupted after {len(played)} of {games} games", err=True)
         raise SystemExit(130) from None
     finally:
         if sink is not None:
             sink.close()
     click.echo(report.match_table(played, a.name, b.name))
+    summary = standings.head_to_head(played, a.name, b.name)
+    test = decision[0] if decision else None
+    if sprt is not None and test is None:
+        test = stats.sprt_sequence(standings.game_scores(played, a.name, b.name), *sprt, alpha, beta)
+    click.echo("")
+    click.echo(tables.match_summary(summary, test))
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
+    worse = test.decision == stats.Hypothesis.H0 if test is not None else summary.elo.hi < 0
+    if worse:
+        raise SystemExit(1)
 
 
 @main.command("check-bot")

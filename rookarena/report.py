@@ -62,7 +62,7 @@ def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str
     scores = result.get("scores", [0, 0])
     a_team = 0 if seats[0] == name_a else 1
     return (
-        f"game {done}/{total}: {winner_name} wins {scores[a_team]}-{scores[1 - a_team]} "
+        f"game {done}/{total}: {winner_name} wins, {scores[a_team]} to {scores[1 - a_team]} "
         f"(A at seats {'0,2' if a_team == 0 else '1,3'}){note}"
     )
 

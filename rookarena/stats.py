@@ -87,8 +87,8 @@ def elo_difference(wins: int, draws: int, losses: int, z: float = Z95) -> EloDif
 
     The per-game score's variance is taken from the sample (W/D/L with draws as 0.5); the interval
     ``mean ± z·sd/√n`` is clamped to [0, 1] and mapped through :func:`elo_from_score`. A score of 0 % or
-    100 % has no finite Elo and no spread, so the estimate and both ends are -inf or +inf: read the
-    Wilson interval of the win rate then.
+    100 % has no finite Elo and no spread: the estimate is -inf or +inf and the interval's finite end
+    comes from the Wilson interval of the score.
     """
     _check_counts(wins, draws, losses)
     games = wins + draws + losses
@@ -96,6 +96,10 @@ def elo_difference(wins: int, draws: int, losses: int, z: float = Z95) -> EloDif
         return EloDifference(0, 0.5, 0.0, -math.inf, math.inf)
     score = (wins + draws / 2) / games
     variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / games
+    if variance == 0:
+        # A clean sweep has no spread to estimate from: bound it by the Wilson interval of the score instead.
+        bounds = wilson(wins + draws / 2, games, z)
+        return EloDifference(games, score, elo_from_score(score), elo_from_score(bounds.lo), elo_from_score(bounds.hi))
     margin = z * math.sqrt(variance / games)
     return EloDifference(
         games=games,

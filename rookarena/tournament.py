@@ -80,6 +80,11 @@ class Match:
         self.restarts = [0] * 4
         self.fault_streak = [0, 0]
         self.withdrawn: list[str | None] = [None, None]
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Play no further game (the one in progress, if any, is finished and recorded)."""
+        self.stopped = True
 
     async def run(self, on_record: Callable[[dict[str, Any]], None]) -> None:
         """Play every game, handing each record to ``on_record`` as soon as the game ends."""
@@ -88,6 +93,8 @@ class Match:
                 config = self.config
                 plan = config.plan if config.plan is not None else schedule(config.games, config.seed, config.duplicate)
                 for game in plan:
+                    if self.stopped:
+                        break
                     record = await self._play(nursery, game)
                     teams = [config.names[1], config.names[0]] if game.swapped else list(config.names)
                     record["teams"] = teams

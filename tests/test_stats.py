@@ -124,11 +124,21 @@ def test_elo_difference_draws_and_clamping() -> None:
 
 
 def test_elo_difference_sweeps_and_no_games() -> None:
-    assert stats.elo_difference(5, 0, 0) == stats.EloDifference(5, 1.0, math.inf, math.inf, math.inf)
-    assert stats.elo_difference(0, 0, 3) == stats.EloDifference(3, 0.0, -math.inf, -math.inf, -math.inf)
+    # 5 wins of 5: no spread, so the Wilson interval bounds it. Its low end is 1 / (1 + z²/n)
+    # = 1 / (1 + 3.841459/5) = 0.565511, and −400·log10(1/0.565511 − 1) = +45.7895; the high end is 1.
+    sweep = stats.elo_difference(5, 0, 0)
+    assert (sweep.games, sweep.score, sweep.elo, sweep.hi) == (5, 1.0, math.inf, math.inf)
+    assert sweep.lo == pytest.approx(45.7895, abs=1e-4)
+    # 0 of 3: the mirror image, low end −inf; high end z²/n / (1 + z²/n) = 1.280486/2.280486 = 0.561496.
+    lost = stats.elo_difference(0, 0, 3)
+    assert (lost.elo, lost.lo) == (-math.inf, -math.inf)
+    assert lost.hi == pytest.approx(-400 * math.log10(1 / 0.5614961 - 1), abs=1e-3)
     assert stats.elo_difference(0, 0, 0) == stats.EloDifference(0, 0.5, 0.0, -math.inf, math.inf)
-    # All draws: s = 0.5 with no spread.
-    assert stats.elo_difference(0, 4, 0) == stats.EloDifference(4, 0.5, 0.0, 0.0, 0.0)
+    # All draws: s = 0.5 with no spread; Wilson for 2 of 4 is 0.5 ± 0.349961 → ±ELO(0.849961) = ±301.3.
+    draws = stats.elo_difference(0, 4, 0)
+    assert (draws.elo, draws.score) == (0.0, 0.5)
+    assert draws.hi == pytest.approx(-400 * math.log10(1 / 0.8499611 - 1), abs=1e-2)
+    assert draws.lo == pytest.approx(-draws.hi)
     with pytest.raises(ValueError, match="expected counts >= 0"):
         stats.elo_difference(-1, 0, 0)
 
