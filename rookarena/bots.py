@@ -12,10 +12,11 @@ import contextlib
 import dataclasses
 import logging
 import os
+import resource
 import shlex
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
 import trio
@@ -46,6 +47,7 @@ class BotSpec:
     command: tuple[str, ...]
     cwd: str | None = None
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    limits: Limits | None = None  # this bot's own limits, instead of the league's
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -60,10 +62,40 @@ class Fault:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Limits:
-    max_line: int = 64 * 1024
-    stderr_cap: int = 1024 * 1024
-    startup: float = 10.0
-    grace: float = 1.0
+    """What one bot process may use. ``None`` means no limit beyond the machine's."""
+
+    max_line: int = 64 * 1024  # bytes in one line on stdout
+    stderr_cap: int = 1024 * 1024  # bytes of stderr over the process's life
+    startup: float = 10.0  # seconds to start and say hello
+    grace: float = 1.0  # seconds between end of input, SIGTERM and SIGKILL
+    memory_mb: int | None = None  # address space of each process, MiB
+    cpu_seconds: int | None = None  # CPU time of each process over its life
+    processes: int | None = None  # processes alive at once in the bot's session
+    files: int | None = None  # open file descriptors of each process
+
+    def preexec(self) -> Callable[[], None] | None:
+        """The function that applies the kernel-enforced limits in the child before it runs the bot."""
+        settings: list[tuple[int, int, int]] = []
+        if self.memory_mb is not None:
+            size = self.memory_mb * 1024 * 1024
+            settings.append((resource.RLIMIT_AS, size, size))
+        if self.cpu_seconds is not None:
+            settings.append((resource.RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 1))
+        if self.files is not None:
+            settings.append((resource.RLIMIT_NOFILE, self.files, self.files))
+        if not settings:
+            return None
+
+        def apply() -> None:
+            for which, soft, hard in settings:
+                resource.setrlimit(which, (soft, hard))
+
+        return apply
+
+
+# Words a program prints when it runs out of the memory its limit allows (Python, C++, Node, Java, C).
+MEMORY_WORDS = (b"MemoryError", b"bad_alloc", b"out of memory", b"Cannot allocate memory", b"OutOfMemoryError")
+FILES_WORDS = (b"Too many open files",)
 
 
 class BotProcess:
@@ -73,8 +105,9 @@ class BotProcess:
         self.spec = spec
         self.label = label
         self.log_path = log_path
-        self.limits = limits
-        self.conversation = Conversation(limits.max_line)
+        self.limits = spec.limits or limits
+        self.stderr_tail = b""  # the end of stderr, to tell a limit from a plain crash
+        self.conversation = Conversation(self.limits.max_line)
         self.process: trio.Process | None = None
         self.hello: Hello | None = None
         self.fault: Fault | None = None  # set once the bot can no longer be talked to
@@ -104,12 +137,15 @@ class BotProcess:
                 cwd=self.spec.cwd,
                 env=env,
                 start_new_session=True,
+                preexec_fn=self.limits.preexec(),
             )
         except OSError as exc:
             self._drain_done.set()
             return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {exc.strerror}"))
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
         nursery.start_soon(self._drain_stderr)
+        if self.limits.processes is not None:
+            nursery.start_soon(self._watch_processes, self.limits.processes)
         fault = await self.send(hello_message(f"rookarena {__version__}"), self.limits.startup)
         if fault is not None:
             return fault
@@ -175,17 +211,15 @@ class BotProcess:
                 log.debug("%s >> %s", self.label, getattr(event, "line", event))
                 return event
             data: bytes | bytearray = b""
-            with trio.move_on_at(deadline):
+            with trio.move_on_at(deadline) as scope:
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                     data = await self.process.stdout.receive_some(READ_CHUNK)
-                if not data:
-                    return self._fail(
-                        await self._exit_fault(f"closed its output while the referee awaited {waiting_for}")
-                    )
-                pending.extend(self.conversation.receive_data(bytes(data)))
-                continue
-            self.conversation.abandon()
-            return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
+            if scope.cancelled_caught:
+                self.conversation.abandon()
+                return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
+            if not data:  # end of output: outside the deadline's scope, so waiting for the exit status is not cut short
+                return self._fail(await self._exit_fault(f"closed its output while the referee awaited {waiting_for}"))
+            pending.extend(self.conversation.receive_data(bytes(data)))
 
     async def _exit_fault(self, what: str) -> Fault:
         """A crash fault with the exit status, if the process exits promptly."""
@@ -193,8 +227,17 @@ class BotProcess:
         with trio.move_on_after(0.5):
             await self.process.wait()
         code = self.process.returncode
+        if self.fault is not None:
+            return self.fault  # a limit already stopped it: that is the cause
         if code is None:
             return Fault(FaultKind.CRASH, what)
+        limits = self.limits
+        if limits.cpu_seconds is not None and code == -signal.SIGXCPU:
+            return Fault(FaultKind.LIMIT, f"cpu: used its {limits.cpu_seconds} s of CPU time")
+        if limits.memory_mb is not None and any(word in self.stderr_tail for word in MEMORY_WORDS):
+            return Fault(FaultKind.LIMIT, f"memory: ran out of its {limits.memory_mb} MiB")
+        if limits.files is not None and any(word in self.stderr_tail for word in FILES_WORDS):
+            return Fault(FaultKind.LIMIT, f"files: opened more than {limits.files} files")
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -204,9 +247,28 @@ class BotProcess:
         return Fault(FaultKind.CRASH, f"exited with status {code}")
 
     def _fail(self, fault: Fault) -> Fault:
-        if self.fault is None and fault.kind is not FaultKind.TIMEOUT:
+        if self.fault is not None:
+            return self.fault  # the first cause stands (a limit, then the EOF it caused)
+        if fault.kind is not FaultKind.TIMEOUT:
             self.fault = fault
         return fault
+
+    def _over_limit(self, detail: str) -> None:
+        """A limit was hit outside any request: stop the bot now; its next request reports why."""
+        if self.fault is None:
+            self.fault = Fault(FaultKind.LIMIT, detail)
+        if self.process is not None:
+            _signal_group(self.process.pid, signal.SIGKILL)
+
+    async def _watch_processes(self, most: int) -> None:
+        """Count the bot's processes (its whole session) a few times a second; stop it past ``most``."""
+        assert self.process is not None
+        sid = self.process.pid
+        while self.process.returncode is None and self.fault is None:
+            if len(session_members(sid)) > most:
+                self._over_limit(f"processes: more than {most} at once")
+                return
+            await trio.sleep(0.1)
 
     # -- stderr ---------------------------------------------------------------------------------
 
@@ -227,9 +289,12 @@ class BotProcess:
                     kept = data[:room]
                     self.stderr_bytes += len(kept)
                     self.stderr_dropped += len(data) - len(kept)
+                    self.stderr_tail = (self.stderr_tail + data)[-4096:]
                     if sink is not None and kept:
                         sink.write(kept)
                         sink.flush()
+                    if self.stderr_dropped:
+                        self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
         finally:
             if sink is not None:
                 if self.stderr_dropped:
@@ -261,6 +326,9 @@ class BotProcess:
             if process.returncode is None:
                 self.ended_by = "sigkill"
         _signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
+        for pid in session_members(process.pid):  # and in the session, if they changed group
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         with trio.CancelScope(shield=True):
             await process.wait()
         with trio.move_on_after(self.limits.grace):
@@ -284,6 +352,23 @@ def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
     env.update(extra)
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+def session_members(sid: int) -> list[int]:
+    """The live processes of session ``sid`` (a bot's own session: it was started with setsid)."""
+    members = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stream:
+                stat = stream.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != b"Z":
+            members.append(int(entry.name))
+    return members
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:

@@ -38,7 +38,9 @@ ADVICE = {
     "request, not only the first?",
     ("malformed", ""): "every line on stdout must be one JSON object: write logs to stderr, not stdout",
     ("illegal", ""): "answer with one of the strings of the request's 'legal' list",
-    ("protocol", "longer"): "a line without a newline: end every message with '\\n'",
+    ("limit", "line"): "a line without a newline: end every message with '\\n'",
+    ("limit", "stderr"): "the bot writes too much to stderr: log less",
+    ("limit", ""): "the bot used more than the league allows (see the limit named)",
     ("protocol", ""): "only send a hello after the referee's hello, and replies to 'act' requests",
     ("crash", ""): "the bot exited: see its stderr log for the error",
 }

@@ -68,9 +68,18 @@ TOP_KEYS = (
     "limits",
     "bots",
 )
-BOT_KEYS = ("name", "command", "partner", "cwd", "env")
+BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits")
 TIME_KEYS = ("move", "startup", "bank")
-LIMIT_KEYS = ("line", "stderr")
+LIMIT_KEYS = ("line", "stderr", "memory", "cpu", "processes", "files")
+# Each limit key: the Limits field it sets, and what it counts.
+LIMIT_FIELDS = {
+    "line": ("max_line", "bytes"),
+    "stderr": ("stderr_cap", "bytes"),
+    "memory": ("memory_mb", "MiB"),
+    "cpu": ("cpu_seconds", "seconds"),
+    "processes": ("processes", "processes"),
+    "files": ("files", "open files"),
+}
 INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh")
 
 
@@ -202,7 +211,7 @@ class _Reader:
         limits = self.limits(get("limits"), time)
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
-        entries = self.bots(top["bots"][1])
+        entries = self.bots(top["bots"][1], limits)
         return LeagueConfig(
             name=name,
             rules=rules,
@@ -250,15 +259,23 @@ class _Reader:
         return TimeControl(**values)
 
     def limits(self, pair: tuple[yaml.Node, yaml.Node] | None, time: TimeControl) -> Limits:
-        values: dict[str, Any] = {"startup": time.startup}
-        if pair is not None:
-            keys = self.mapping(pair[1], "limits", LIMIT_KEYS)
-            names = {"line": "max_line", "stderr": "stderr_cap"}
-            for key, (_, node) in keys.items():
-                values[names[key]] = self.integer(node, f"limits.{key}", 1)
-        return Limits(**values)
+        return self.limits_over(Limits(startup=time.startup), pair, "limits")
 
-    def bots(self, node: yaml.Node) -> tuple[Entry, ...]:
+    def limits_over(self, base: Limits, pair: tuple[yaml.Node, yaml.Node] | None, where: str) -> Limits:
+        """``base`` with the limits written under ``where`` (the league's, or one bot's) applied."""
+        if pair is None:
+            return base
+        values: dict[str, Any] = {}
+        for key, (_, node) in self.mapping(pair[1], where, LIMIT_KEYS).items():
+            field, unit = LIMIT_FIELDS[key]
+            minimum = 16 if key == "files" else 1
+            try:
+                values[field] = self.integer(node, f"{where}.{key}", minimum)
+            except ConfigError as exc:
+                raise ConfigError(f"{exc} ({unit})") from None
+        return dataclasses.replace(base, **values)
+
+    def bots(self, node: yaml.Node, limits: Limits) -> tuple[Entry, ...]:
         if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
             raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
         entries: list[Entry] = []
@@ -281,10 +298,12 @@ class _Reader:
                     raise self.fail(keys["cwd"][1], f"{where}.cwd", f"no directory {cwd!r}")
                 cwd = str(found.resolve())
             env = self.env(keys["env"][1], f"{where}.env") if "env" in keys else {}
-            bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
+            own = self.limits_over(limits, keys.get("limits"), f"{where}.limits") if "limits" in keys else None
+            bot = dataclasses.replace(self.command(keys["command"][1], f"{where}.command", name, cwd, env), limits=own)
             partner = bot
             if "partner" in keys:
                 partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
+                partner = dataclasses.replace(partner, limits=own)
             entries.append(Entry(name, bot, partner))
         return tuple(entries)
 

@@ -172,7 +172,7 @@ class Conversation:
             lines = self.buffer.feed(data)
         except LineTooLongError as exc:
             return [
-                ProtocolFault(FaultKind.PROTOCOL, f"line longer than {self.buffer.max_line} bytes ({exc.size} so far)")
+                ProtocolFault(FaultKind.LIMIT, f"line: longer than {self.buffer.max_line} bytes ({exc.size} so far)")
             ]
         events: list[Event] = []
         for raw in lines:

@@ -42,10 +42,16 @@ def processes_with(marker: str) -> list[str]:
 
 
 async def play(
-    mode: str, tmp_path: pathlib.Path, *, games: int = 2, policy: FaultPolicy = FaultPolicy.FORFEIT, **time: float
+    mode: str,
+    tmp_path: pathlib.Path,
+    *,
+    games: int = 2,
+    policy: FaultPolicy = FaultPolicy.FORFEIT,
+    bad_limits: Limits | None = None,
+    **time: float,
 ) -> tuple[list[dict[str, Any]], str]:
     marker = f"rookarena-test-{uuid.uuid4().hex}"
-    bad = BotSpec(f"bad-{mode}", (sys.executable, str(HERE / "bots" / "bad_bot.py"), mode, marker))
+    bad = BotSpec(f"bad-{mode}", (sys.executable, str(HERE / "bots" / "bad_bot.py"), mode, marker), limits=bad_limits)
     good = BotSpec("random", (*RANDOM_BOT, "--seed", "5", "--name", f"random-{marker}"))
     config = MatchConfig(
         team_a=(bad, bad),
@@ -72,7 +78,7 @@ CASES = [
     ("silent", "timeout", "no reply"),
     ("garbage", "malformed", "not JSON"),
     ("illegal", "illegal", "bid 999"),
-    ("endless-line", "protocol", "longer than"),
+    ("endless-line", "limit", "line: longer than"),
     ("slow-start", "timeout", "hello"),
 ]
 
@@ -94,6 +100,37 @@ async def test_fault_is_classified_and_forfeits(mode: str, kind: str, detail: st
     assert processes_with(marker) == []
 
 
+LIMIT_CASES = [
+    # mode, the bot's limits, words expected in the fault's detail
+    ("memory-hog", Limits(memory_mb=300, grace=0.3), "memory: ran out of its 300 MiB"),
+    ("cpu-spin", Limits(cpu_seconds=1, grace=0.3), "cpu: used its 1 s of CPU time"),
+    ("fork-50", Limits(processes=10, grace=0.3), "processes: more than 10 at once"),
+    ("endless-line", Limits(max_line=4096, grace=0.3), "line: longer than 4096 bytes"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("mode", "limits", "detail"), LIMIT_CASES)
+async def test_limits_stop_the_bot_and_name_the_limit(
+    mode: str, limits: Limits, detail: str, tmp_path: pathlib.Path
+) -> None:
+    played, marker = await play(mode, tmp_path, games=1, bad_limits=limits, move=4.0)
+    (fault,) = played[0]["faults"]
+    assert fault["kind"] == "limit", fault
+    assert fault["detail"].startswith(detail), fault
+    assert played[0]["forfeit"]["team"] == 0
+    assert processes_with(marker) == []
+
+
+@pytest.mark.slow
+async def test_closing_stdout_is_a_crash(tmp_path: pathlib.Path) -> None:
+    played, marker = await play("close-stdout", tmp_path, games=1)
+    (fault,) = played[0]["faults"]
+    assert fault["kind"] == "crash"
+    assert "closed its output" in fault["detail"]
+    assert processes_with(marker) == []
+
+
 @pytest.mark.slow
 async def test_stale_id_is_ignored_then_times_out(tmp_path: pathlib.Path) -> None:
     played, marker = await play("stale-id", tmp_path, games=1, move=0.3)
@@ -103,10 +140,12 @@ async def test_stale_id_is_ignored_then_times_out(tmp_path: pathlib.Path) -> Non
 
 
 @pytest.mark.slow
-async def test_stderr_flood_is_capped_and_harmless(tmp_path: pathlib.Path) -> None:
+async def test_stderr_flood_is_a_limit_fault_and_the_log_is_capped(tmp_path: pathlib.Path) -> None:
     played, marker = await play("stderr-flood", tmp_path, games=1)
-    assert played[0]["faults"] == []
-    assert played[0]["result"]["reason"] == "reached the target"
+    (fault,) = played[0]["faults"]
+    assert fault["kind"] == "limit"
+    assert fault["detail"].startswith("stderr: wrote more than 100000 bytes")
+    assert played[0]["forfeit"]["team"] == 0
     logs = sorted(tmp_path.glob("bad-stderr-flood-*.stderr.log"))
     assert logs
     for path in logs:

@@ -53,6 +53,19 @@ def main() -> None:
                 if MODE == "stale-id":
                     send({"id": message["id"] - 1, "action": message["legal"][0]})
                     continue
+                if MODE == "memory-hog":
+                    hoard = []
+                    while True:
+                        hoard.append(bytearray(10_000_000))
+                if MODE == "cpu-spin":
+                    while True:
+                        pass
+                if MODE == "fork-50":
+                    for _ in range(50):
+                        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", *sys.argv[1:]])
+                if MODE == "close-stdout":
+                    os.close(1)
+                    time.sleep(60)
                 if MODE == "endless-line":
                     while True:
                         sys.stdout.write("a" * 65536)
