@@ -116,6 +116,7 @@ class BotProcess:
         self.ignored: list[str] = []
         self._pending: list[Event] = []
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
+        self.left_behind = 0  # processes of its session still running after it exited on its own
         self._drain_scope = trio.CancelScope()
         self._drain_done = trio.Event()
 
@@ -307,7 +308,7 @@ class BotProcess:
     async def stop(self) -> None:
         """End of input, a grace period, SIGTERM, then SIGKILL to the whole process group; reap it."""
         process = self.process
-        if process is None:
+        if process is None or self.ended_by is not None:
             return
         self.conversation.close()
         if self.fault is None:
@@ -318,6 +319,8 @@ class BotProcess:
         with trio.move_on_after(self.limits.grace):
             await process.wait()
         self.ended_by = "exit"
+        if process.returncode is not None:
+            self.left_behind = len([pid for pid in session_members(process.pid) if pid != process.pid])
         if process.returncode is None:
             self.ended_by = "sigterm"
             _signal_group(process.pid, signal.SIGTERM)

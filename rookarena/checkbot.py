@@ -89,7 +89,7 @@ async def check_bot(
                 return checks
         checks.extend(_grade_games(name, played, spec.name))
         if bot is not None:
-            checks.append(_grade_exit(name, bot.ended_by))
+            checks.append(_grade_exit(name, bot.ended_by, bot.left_behind))
     return checks
 
 
@@ -130,7 +130,14 @@ def _grade_games(preset_name: str, played: list[dict[str, Any]], name: str) -> l
     return out
 
 
-def _grade_exit(preset_name: str, ended_by: str | None) -> Check:
+def _grade_exit(preset_name: str, ended_by: str | None, left_behind: int) -> Check:
+    if ended_by in ("exit", None) and left_behind:
+        return Check(
+            f"{preset_name}: exit",
+            False,
+            f"exited but left {left_behind} process(es) of its own running",
+            "wait for (or kill) every child process before exiting",
+        )
     if ended_by in ("exit", None):
         return Check(f"{preset_name}: exit", True, "exited on 'bye' / end of input")
     return Check(

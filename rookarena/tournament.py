@@ -92,10 +92,15 @@ class Match:
             try:
                 config = self.config
                 plan = config.plan if config.plan is not None else schedule(config.games, config.seed, config.duplicate)
-                for game in plan:
+                for number, game in enumerate(plan):
                     if self.stopped:
                         break
                     record = await self._play(nursery, game)
+                    if number == len(plan) - 1 or self.stopped:
+                        # The bots' last game: stop them first, so that how they exit is part of its record.
+                        with trio.CancelScope(shield=True):
+                            await self._stop_all()
+                        record["faults"].extend(self._exit_faults(game, record))
                     teams = [config.names[1], config.names[0]] if game.swapped else list(config.names)
                     record["teams"] = teams
                     record["league"] = {
@@ -112,8 +117,7 @@ class Match:
 
     async def _play(self, nursery: trio.Nursery, game: Scheduled) -> dict[str, Any]:
         config = self.config
-        # Seat order 0..3: team A at seats 0 and 2 unless swapped.
-        slots = [2, 0, 3, 1] if game.swapped else [0, 2, 1, 3]
+        slots = self._slots(game)
         setup = GameSetup(
             game_id=f"{config.match_id}-{game.index + 1:04d}",
             rules=config.rules,
@@ -172,6 +176,36 @@ class Match:
             self.fault_streak[team] = self.fault_streak[team] + 1 if team in faulty else 0
             if self.fault_streak[team] >= self.config.withdraw_after and self.withdrawn[team] is None:
                 self.withdrawn[team] = f"faulted in {self.fault_streak[team]} games in a row"
+
+    def _exit_faults(self, game: Scheduled, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """Faults of bots that did not exit on 'bye' and end of input, or left processes behind.
+
+        They are counted against the bot but do not change the result of a game already played out.
+        """
+        faults = []
+        hand = len(record["hands"])
+        for seat, slot in enumerate(self._slots(game)):
+            proc = self.procs[slot]
+            if proc is None or proc.ended_by is None:
+                continue
+            detail = None
+            if proc.ended_by != "exit":
+                detail = (
+                    f"did not exit within {proc.limits.grace:g} s of 'bye' and end of input: stopped by {proc.ended_by}"
+                )
+            elif proc.left_behind:
+                detail = f"exited leaving {proc.left_behind} process(es) of its own running (killed)"
+            if detail is not None:
+                name = proc.spec.name
+                faults.append(
+                    {"seat": seat, "bot": name, "kind": "protocol", "detail": detail, "line": "", "hand": hand}
+                )
+        return faults
+
+    @staticmethod
+    def _slots(game: Scheduled) -> list[int]:
+        """Which program (0, 1: team A's; 2, 3: team B's) sits at seats 0..3."""
+        return [2, 0, 3, 1] if game.swapped else [0, 2, 1, 3]
 
     async def _stop_all(self) -> None:
         async def stop(proc: BotProcess) -> None:

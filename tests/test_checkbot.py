@@ -51,6 +51,7 @@ BROKEN = [
     ("crash-start", "exited with status 3", ""),
     ("crash-mid", "exited with status 7", "stderr log"),
     ("ignore-sigterm", "stopped by sigkill", "end of file"),
+    ("leave-child", "left 1 process(es) of its own running", "every child process"),
 ]
 
 

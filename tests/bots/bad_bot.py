@@ -70,9 +70,11 @@ def main() -> None:
                     while True:
                         sys.stdout.write("a" * 65536)
                         sys.stdout.flush()
-            send({"id": message["id"], "action": message["legal"][0]})
+            legal = message["legal"]
+            # A weak player until its failure: it bids as high as it can and plays its first legal card.
+            send({"id": message["id"], "action": legal[-1] if legal[-1].startswith("bid") else legal[0]})
         elif message["type"] == "bye":
-            if MODE in ("ignore-sigterm", "leave-child"):
+            if MODE == "ignore-sigterm":
                 time.sleep(60)
             return
 
