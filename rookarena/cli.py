@@ -18,7 +18,7 @@ import click
 import trio
 import yaml
 
-from rookarena import checkbot, league, records, report, results, standings, stats, tables
+from rookarena import checkbot, league, preflight, records, report, results, standings, stats, tables
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
@@ -300,6 +300,10 @@ def run(
         k, n = _parse_shard(shard)
         games = league.shard(games, k, n)
         label = f"{k}/{n}"
+    bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
+    problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
+    if problems:
+        raise click.ClickException("; ".join(problems))
     default_out = pathlib.Path("results") / config.name
     if label:
         default_out = default_out / f"shard-{label.replace('/', '-of-')}"
