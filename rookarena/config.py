@@ -68,7 +68,7 @@ TOP_KEYS = (
     "limits",
     "bots",
 )
-BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits")
+BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox")
 TIME_KEYS = ("move", "startup", "bank")
 LIMIT_KEYS = ("line", "stderr", "memory", "cpu", "processes", "files")
 # Each limit key: the Limits field it sets, and what it counts.
@@ -299,11 +299,15 @@ class _Reader:
                 cwd = str(found.resolve())
             env = self.env(keys["env"][1], f"{where}.env") if "env" in keys else {}
             own = self.limits_over(limits, keys.get("limits"), f"{where}.limits") if "limits" in keys else None
-            bot = dataclasses.replace(self.command(keys["command"][1], f"{where}.command", name, cwd, env), limits=own)
+            prefix: tuple[str, ...] = ()
+            if "sandbox" in keys:
+                prefix = self.command(keys["sandbox"][1], f"{where}.sandbox", name, cwd, env).command
+            bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
+            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own)
             partner = bot
             if "partner" in keys:
                 partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
-                partner = dataclasses.replace(partner, limits=own)
+                partner = dataclasses.replace(partner, command=prefix + partner.command, limits=own)
             entries.append(Entry(name, bot, partner))
         return tuple(entries)
 
