@@ -94,7 +94,14 @@ class Limits:
 
 
 # Words a program prints when it runs out of the memory its limit allows (Python, C++, Node, Java, C).
-MEMORY_WORDS = (b"MemoryError", b"bad_alloc", b"out of memory", b"Cannot allocate memory", b"OutOfMemoryError")
+MEMORY_WORDS = (
+    b"MemoryError",
+    b"bad_alloc",
+    b"out of memory",
+    b"Cannot allocate memory",
+    b"OutOfMemoryError",
+    b"Fatal process OOM",
+)
 FILES_WORDS = (b"Too many open files",)
 
 

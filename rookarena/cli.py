@@ -180,8 +180,8 @@ def match(
     Each command is one string, split as a shell would: for example 'python3 bot.py --level 2'. For
     regression tests A is the new version and B the old: the summary gives A's win rate and Elo
     difference with 95% intervals, the likelihood that A is stronger, and the paired difference over
-    duplicate deals. Exit status 1 means A is shown worse: the SPRT accepted ELO0 (with --sprt), or else
-    the whole Elo interval is below zero; 0 otherwise.
+    duplicate deals. Exit status 3 means A is shown worse: the SPRT accepted ELO0 (with --sprt), or the
+    whole 95% Elo interval is below zero; 0 otherwise; 1 and 2 are errors in the input.
     """
     _logging(verbose)
     name, rules_value = load_rules(rules_spec)
@@ -221,7 +221,8 @@ def match(
             os.fsync(sink.fileno())
         click.echo(report.game_line(record, a.name, len(played), games), err=True)
         if sprt is not None and (not duplicate or len(played) % 2 == 0):
-            result = stats.sprt_sequence(standings.game_scores(played, a.name, b.name), *sprt, alpha, beta)
+            tally = standings.head_to_head(played, a.name, b.name)
+            result = stats.sprt(tally.wins, tally.draws, tally.losses, *sprt, alpha, beta)
             if result.decision is not None and not decision:
                 decision.append(result)
                 click.echo(f"SPRT decided after {len(played)} games", err=True)
@@ -236,18 +237,17 @@ def match(
     finally:
         if sink is not None:
             sink.close()
-    click.echo(report.match_table(played, a.name, b.name))
+    click.echo(results.standings_text(played, "simple", crosstable=False))
     summary = standings.head_to_head(played, a.name, b.name)
     test = decision[0] if decision else None
     if sprt is not None and test is None:
-        test = stats.sprt_sequence(standings.game_scores(played, a.name, b.name), *sprt, alpha, beta)
+        test = stats.sprt(summary.wins, summary.draws, summary.losses, *sprt, alpha, beta)
     click.echo("")
     click.echo(tables.match_summary(summary, test))
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
-    worse = test.decision == stats.Hypothesis.H0 if test is not None else summary.elo.hi < 0
-    if worse:
-        raise SystemExit(1)
+    if (test is not None and test.decision == stats.Hypothesis.H0) or summary.elo.hi < 0:
+        raise SystemExit(EXIT_WORSE)
 
 
 @main.command("check-bot")
@@ -434,6 +434,9 @@ class Progress:
     def finish(self) -> None:
         if self.tty:
             click.echo("", err=True)
+
+
+EXIT_WORSE = 3  # `rookarena match`: the new bot is shown worse (1 and 2 are click's errors)
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:

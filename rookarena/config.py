@@ -348,7 +348,7 @@ class _Reader:
 
 
 def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
-    """The settings that decide a league's games: a results directory is only resumed under the same ones."""
+    """Every setting that can change a league's games: a results directory is only resumed under the same."""
     return {
         "name": config.name,
         "rules": config.rules.to_mapping(),
@@ -356,5 +356,19 @@ def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
         "games": config.games,
         "duplicate": config.duplicate,
         "seed": config.seed,
-        "bots": [[e.name, list(e.bot.command), list(e.partner.command)] for e in config.entries],
+        "time": dataclasses.asdict(config.time),
+        "faults": config.faults.value,
+        "withdraw_after": config.withdraw_after,
+        "limits": dataclasses.asdict(config.limits),
+        "bots": [
+            {
+                "name": entry.name,
+                "command": list(entry.bot.command),
+                "partner": list(entry.partner.command),
+                "cwd": entry.bot.cwd,
+                "env": dict(entry.bot.env),
+                "limits": None if entry.bot.limits is None else dataclasses.asdict(entry.bot.limits),
+            }
+            for entry in config.entries
+        ],
     }

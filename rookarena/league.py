@@ -203,12 +203,27 @@ async def run(
 
 
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
-    """The records of several results directories (shards), each game once."""
+    """The records of several results directories (shards of one league), each game once."""
     seen: dict[str, dict[str, Any]] = {}
+    league: tuple[pathlib.Path, dict[str, Any]] | None = None
     for directory in directories:
         path = directory / GAMES_FILE
         if not path.exists():
             raise ResultsError(f"{directory}: no {GAMES_FILE} here")
+        meta_path = directory / PLAN_FILE
+        if meta_path.exists():
+            try:
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise ResultsError(f"{meta_path}: unreadable: {exc}") from None
+            meta.pop("shard", None)
+            if league is None:
+                league = (directory, meta)
+            elif meta != league[1]:
+                raise ResultsError(
+                    f"{directory} holds a different league from {league[0]} (other bots, rules, games, seed or "
+                    "settings): only shards of one league can be merged"
+                )
         for record in read_games(path):
             seen.setdefault(str(record.get("game_id")), record)
     return list(seen.values())

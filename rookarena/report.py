@@ -67,46 +67,6 @@ def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str
     )
 
 
-def match_table(played: list[dict[str, Any]], name_a: str, name_b: str) -> str:
-    """Wins, losses, points and faults of both sides of a match."""
-    rows = []
-    for name in (name_a, name_b):
-        wins = losses = draws = points_for = points_against = 0
-        faults: dict[str, int] = {}
-        for record in played:
-            team = 0 if record["seats"][0] == name else 1
-            result = record["result"] or {}
-            winner = result.get("winner")
-            if winner is None:
-                draws += 1
-            elif winner == team:
-                wins += 1
-            else:
-                losses += 1
-            scores = result.get("scores", [0, 0])
-            points_for += scores[team]
-            points_against += scores[1 - team]
-            for fault in record.get("faults", []):
-                if record["seats"][fault["seat"]] == name:
-                    faults[fault["kind"]] = faults.get(fault["kind"], 0) + 1
-        games = len(played)
-        rows.append(
-            [
-                name,
-                games,
-                wins,
-                losses,
-                draws,
-                f"{100 * wins / games:.1f}%" if games else "-",
-                f"{points_for / games:.1f}" if games else "-",
-                f"{points_against / games:.1f}" if games else "-",
-                ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "-",
-            ]
-        )
-    headers = ["bot", "games", "wins", "losses", "draws", "win rate", "points/game", "against/game", "faults"]
-    return tabulate(rows, headers=headers)
-
-
 def report_card(name: str, checks: list[Any], log_dir: str) -> str:
     """The check-bot verdict: one line per check, advice under each failure."""
     lines = [f"check-bot {name}"]

@@ -10,13 +10,16 @@ from typing import Any
 from rookarena import standings, tables
 
 
-def standings_text(played: Sequence[dict[str, Any]], fmt: str) -> str:
-    """The standings table followed by the crosstable."""
+def standings_text(played: Sequence[dict[str, Any]], fmt: str, crosstable: bool = True) -> str:
+    """The standings table, followed by the crosstable."""
     if not played:
         return "no games played yet"
     rows = standings.standings(played)
-    cross = standings.crosstable(played, [row.name for row in rows])
-    return tables.standings_table(rows, fmt) + "\n\n" + tables.crosstable_text(cross, fmt)
+    text = tables.standings_table(rows, fmt)
+    if crosstable:
+        cross = standings.crosstable(played, [row.name for row in rows])
+        text += "\n\n" + tables.crosstable_text(cross, fmt)
+    return text
 
 
 def write(out_dir: pathlib.Path, played: Sequence[dict[str, Any]], fmt: str) -> str:

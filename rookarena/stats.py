@@ -261,11 +261,12 @@ def bradley_terry(
     a virtual opponent rated 0, so entries that never lost (or never won) still get finite ratings, and
     the information matrix is invertible. The maximum of the penalised likelihood is found by Newton's
     method with step halving (the log-likelihood is concave); the ratings are then shifted to mean 0.
-    Error bars are ``z · sqrt(diag(F⁻¹))`` with F the Fisher information (prior included) at the
-    maximum. With ``prior_draws=0`` the ratings are only defined up to a shift: the fit is done in the
-    mean-zero gauge (F⁻¹ is then the pseudo-inverse), and raises ``ValueError`` when the maximum is at
-    infinity (an entry that never lost, or never won, points to the rest, directly or through others).
-    A game of an entry against itself carries no information and is ignored.
+    Error bars are ``z`` times the standard error of each centred rating, from F⁻¹ with F the Fisher
+    information (prior included) at the maximum. With ``prior_draws=0`` the ratings are only defined up
+    to a shift: the fit is done in the mean-zero gauge (F⁻¹ is then the pseudo-inverse), and raises
+    ``ValueError`` when the maximum is at infinity (an entry that never lost, or never won, points to
+    the rest, directly or through others). A game of an entry against itself carries no information
+    and is ignored.
     """
     if prior_draws < 0:
         raise ValueError(f"bradley_terry: expected prior_draws >= 0, got {prior_draws!r}")
@@ -293,11 +294,16 @@ def bradley_terry(
         )
     fit = _BradleyTerry(len(order), pairs, prior_draws)
     theta, covariance = fit.solve()
-    mean = math.fsum(theta) / len(theta)
+    size = len(theta)
+    mean = math.fsum(theta) / size
+    # The error of each centred rating r_i − mean(r): Var = C_ii − 2/n Σ_j C_ij + 1/n² Σ_jk C_jk, so the
+    # uncertainty of the overall level (which the prior alone pins down) does not widen every bar.
+    row_means = [math.fsum(row) / size for row in covariance]
+    grand = math.fsum(row_means) / size
     return {
         name: Rating(
             elo=(theta[i] - mean) * ELO_PER_NATURAL_UNIT,
-            error=z * math.sqrt(max(0.0, covariance[i][i])) * ELO_PER_NATURAL_UNIT,
+            error=z * math.sqrt(max(0.0, covariance[i][i] - 2 * row_means[i] + grand)) * ELO_PER_NATURAL_UNIT,
         )
         for i, name in enumerate(order)
     }

@@ -417,7 +417,9 @@ def test_a_bot_that_times_out_loses_every_game_and_the_others_play_the_same_game
     for record in theirs:
         assert record["faults"], record["game_id"]
         assert {record["seats"][f["seat"]] for f in record["faults"]} == {"sleeper"}
-        assert {f["kind"] for f in record["faults"]} <= {"timeout", "withdrawn"}
+        # A hung bot also fails to exit at the end of its run of games: a fault apart from the cause.
+        causes = [f for f in record["faults"] if not f["detail"].startswith("did not exit")]
+        assert {f["kind"] for f in causes} <= {"timeout", "withdrawn"}
         assert record["result"]["winner"] == 1 - record["teams"].index("sleeper")
     assert sleeper_timeouts(records) >= 3
     assert all(r["faults"] == [] for r in others)

@@ -40,12 +40,12 @@ def test_sprt_stops_early_and_accepts_the_stronger_bot(tmp_path: pathlib.Path) -
 @pytest.mark.slow
 def test_a_weaker_new_version_fails_the_run() -> None:
     result = match(RANDOM, HEURISTIC, "--games", "8")
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr
     assert "Elo difference -" in result.stdout
 
 
 @pytest.mark.slow
 def test_sprt_accepting_h0_fails_the_run() -> None:
     result = match(RANDOM, HEURISTIC, "--games", "60", "--sprt", "0", "50")
-    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.returncode == 3, result.stdout + result.stderr
     assert "accept H0" in result.stdout

@@ -327,12 +327,15 @@ def test_bradley_terry_three_entries_against_brute_force(results: Results) -> No
     assert list(got) == names
     for name, value in zip(names, raw, strict=True):
         assert got[name].elo == pytest.approx(value - mean, abs=1e-4)
-    # Error bars: 1.96·√diag((−H)⁻¹), H the Hessian of the log-likelihood in Elo units at the maximum
-    # (differentiated numerically here; the prior makes it invertible).
+    # Error bars: of each centred rating r_k − mean(r), from C = (−H)⁻¹, H the Hessian of the
+    # log-likelihood in Elo units at the maximum (differentiated numerically here; the prior makes it
+    # invertible): Var = C_kk − 2/3·Σ_j C_kj + 1/9·Σ_ij C_ij.
     hessian = _hessian(lambda r: _log_likelihood(r, names, results, 1.0), raw)
     covariance = _inverse3([[-v for v in row] for row in hessian])
+    total = sum(sum(row) for row in covariance)
     for k, name in enumerate(names):
-        assert got[name].error == pytest.approx(Z * math.sqrt(covariance[k][k]), rel=1e-4)
+        variance = covariance[k][k] - 2 / 3 * sum(covariance[k]) + total / 9
+        assert got[name].error == pytest.approx(Z * math.sqrt(variance), rel=1e-4)
 
 
 def test_bradley_terry_balanced_round_robin_ranks_by_total_score() -> None:
@@ -389,10 +392,11 @@ def test_bradley_terry_unbeaten_is_finite_with_the_prior_only() -> None:
 
 def test_bradley_terry_edges() -> None:
     assert stats.bradley_terry([]) == {}
-    # A game against itself is ignored, but the entry is rated (the prior alone: 0 ± 1.96·2·173.72).
+    # A game against itself is ignored, but the entry is rated: 0, and alone it is its own mean, so the
+    # error of its centred rating is 0.
     alone = stats.bradley_terry([("A", "A", 1.0)])
     assert alone["A"].elo == 0
-    assert alone["A"].error == pytest.approx(Z * 2 * ELO)  # information 1·0.5·0.5, variance 4
+    assert alone["A"].error == 0
     with pytest.raises(ValueError, match="prior_draws > 0"):  # two groups that never met
         stats.bradley_terry([("A", "B", 1.0), ("B", "A", 1.0), ("C", "D", 0.5)], prior_draws=0)
     with pytest.raises(ValueError, match="expected a score"):
@@ -410,7 +414,7 @@ def test_bradley_terry_edges() -> None:
 def test_bradley_terry_properties(results: Results) -> None:
     got = stats.bradley_terry(results)
     assert math.fsum(r.elo for r in got.values()) == pytest.approx(0, abs=1e-7)
-    assert all(math.isfinite(r.elo) and r.error > 0 for r in got.values())
+    assert all(math.isfinite(r.elo) and (r.error > 0 or len(got) == 1) for r in got.values())
     # Reversing every result negates every rating.
     flipped = stats.bradley_terry([(a, b, 1 - s) for a, b, s in results])
     for name, rating in got.items():
