@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import os
 import pathlib
@@ -304,10 +305,7 @@ def run(
     problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
     if problems:
         raise click.ClickException("; ".join(problems))
-    default_out = pathlib.Path("results") / config.name
-    if label:
-        default_out = default_out / f"shard-{label.replace('/', '-of-')}"
-    out_dir = pathlib.Path(out) if out else default_out
+    out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
     try:
         finished = league.prepare(out_dir, config, resume, label)
     except RookError as exc:
@@ -382,6 +380,23 @@ def render_standings(played: list[dict[str, Any]], fmt: str) -> str:
 def write_standings(out_dir: pathlib.Path, played: list[dict[str, Any]], fmt: str) -> str:
     """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text."""
     return results.write(out_dir, played, fmt)
+
+
+def _default_out(name: str, shard: str | None, resume: bool) -> pathlib.Path:
+    """results/NAME (or its shard's folder); a new run never lands on an old one's games: it takes
+    NAME-2, NAME-3, ... instead, while --resume continues the latest."""
+    suffix = f"shard-{shard.replace('/', '-of-')}" if shard else ""
+    candidates = (pathlib.Path("results") / (name if n == 1 else f"{name}-{n}") / suffix for n in itertools.count(1))
+    latest = None
+    for candidate in candidates:
+        taken = (candidate / league.GAMES_FILE).exists() and (candidate / league.GAMES_FILE).stat().st_size > 0
+        if not taken:
+            chosen = latest if resume and latest is not None else candidate
+            if chosen != pathlib.Path("results") / name / suffix:
+                click.echo(f"results go to {chosen}", err=True)
+            return chosen
+        latest = candidate
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _parse_shard(text: str) -> tuple[int, int]:
