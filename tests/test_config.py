@@ -221,6 +221,20 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
         ("expected a mapping of variable names to strings", "['A', 'B']"),
     ),
     (
+        "sandbox-a-number",
+        second_bot("name: beta", f"command: {PY}", "sandbox: 5"),
+        8,
+        "bots[1].sandbox",
+        ("expected a list of strings or a string", "got 5"),
+    ),
+    (
+        "sandbox-program-missing",
+        second_bot("name: beta", f"command: {PY}", "sandbox: [no-such-jail, --flag]"),
+        8,
+        "bots[1].sandbox",
+        ("no program 'no-such-jail' on PATH",),
+    ),
+    (
         "bot-limits-not-a-mapping",
         second_bot("name: beta", f"command: {PY}", "limits: 5"),
         8,
