@@ -102,10 +102,12 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
         raise ConfigError(f"{path}: not a UTF-8 text file") from None
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        raise ConfigError(f"{path}{line}: not valid YAML: {_one_line(getattr(exc, 'problem', None) or exc)}") from None
     return _Reader(str(path), path.parent).config(root, text)
 
 
@@ -116,12 +118,14 @@ class _Reader:
 
     def fail(self, node: yaml.Node | None, key: str, message: str) -> ConfigError:
         line = f":{node.start_mark.line + 1}" if node is not None else ":1"
-        return ConfigError(f"{self.filename}{line}: {key}: {message}")
+        return ConfigError(f"{self.filename}{line}: {_one_line(key)}: {_one_line(message)}")
 
     def value(self, node: yaml.Node) -> Any:
         try:
             return yaml.safe_load(yaml.serialize(node))
-        except yaml.YAMLError as exc:  # pragma: no cover - the node came from a successful compose
+        except (yaml.YAMLError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            # PyYAML's constructors raise more than YAMLError: `!!int abc`, `2001-02-30`, `!!bool maybe`,
+            # an integer of over 4300 digits.
             raise self.fail(node, "?", f"unreadable value: {exc}") from None
 
     def mapping(
@@ -293,7 +297,7 @@ class _Reader:
             cwd = self.string(keys["cwd"][1], f"{where}.cwd") if "cwd" in keys else None
             if cwd is not None:
                 # Relative to the directory rookarena runs in, else to the configuration file's.
-                found = next((p for p in (pathlib.Path(cwd), self.base / cwd) if p.is_dir()), None)
+                found = next((p for p in (pathlib.Path(cwd), self.base / cwd) if _is_dir(p)), None)
                 if found is None:
                     raise self.fail(keys["cwd"][1], f"{where}.cwd", f"no directory {cwd!r}")
                 cwd = str(found.resolve())
@@ -333,15 +337,14 @@ class _Reader:
         where = pathlib.Path(cwd) if cwd else pathlib.Path.cwd()
         program = words[0]
         if "/" in program:
-            if not (where / program).exists():
+            if not _exists(where / program):
                 raise self.fail(node, key, f"no program {program!r} (relative to {str(where)!r})")
         elif shutil.which(program) is None:
             raise self.fail(node, key, f"no program {program!r} on PATH")
         if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
             script = words[1]
-            if (
-                pathlib.Path(script).suffix in (".py", ".js", ".rb", ".pl", ".jar", ".sh")
-                and not (where / script).exists()
+            if pathlib.Path(script).suffix in (".py", ".js", ".rb", ".pl", ".jar", ".sh") and not _exists(
+                where / script
             ):
                 raise self.fail(node, key, f"no file {script!r} for {program} (relative to {str(where)!r})")
         return BotSpec(name=name, command=words, cwd=cwd, env=env)
@@ -372,3 +375,23 @@ def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
             for entry in config.entries
         ],
     }
+
+
+def _one_line(text: object) -> str:
+    """``text`` on one line: PyYAML's messages and the names of keys may hold line breaks."""
+    return " ".join(str(text).split())
+
+
+def _exists(path: pathlib.Path) -> bool:
+    """Whether ``path`` exists; a name too long for the file system (or with a NUL) does not."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: pathlib.Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False

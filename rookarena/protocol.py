@@ -90,23 +90,25 @@ class LineBuffer:
     def feed(self, data: bytes) -> list[bytes]:
         """Add ``data``; return the complete lines (without ``\\n``, a trailing ``\\r`` removed).
 
-        Raises :class:`LineTooLongError` when a line (complete or not) exceeds the limit.
+        Raises :class:`LineTooLongError` when a line (complete or not) exceeds the limit; the error holds
+        the complete lines that came before it, so the outcome never depends on how the bytes were split.
         """
         self._buffer += data
-        lines = []
+        lines: list[bytes] = []
         start = 0
         while True:
             end = self._buffer.find(b"\n", start)
             if end < 0:
                 break
             if end - start > self.max_line:
-                raise LineTooLongError(end - start)
+                del self._buffer[:start]
+                raise LineTooLongError(end - start, lines)
             line = bytes(self._buffer[start:end])
             lines.append(line[:-1] if line.endswith(b"\r") else line)
             start = end + 1
         del self._buffer[:start]
         if len(self._buffer) > self.max_line:
-            raise LineTooLongError(len(self._buffer))
+            raise LineTooLongError(len(self._buffer), lines)
         return lines
 
     @property
@@ -115,9 +117,10 @@ class LineBuffer:
 
 
 class LineTooLongError(Exception):
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, lines: list[bytes] | None = None) -> None:
         super().__init__(size)
         self.size = size
+        self.lines = lines or []  # the complete lines before the over-long one
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
@@ -168,18 +171,21 @@ class Conversation:
 
     def receive_data(self, data: bytes) -> list[Event]:
         """Feed bytes read from the bot; return what they mean, in order."""
+        overflow: ProtocolFault | None = None
         try:
             lines = self.buffer.feed(data)
         except LineTooLongError as exc:
-            return [
-                ProtocolFault(FaultKind.LIMIT, f"line: longer than {self.buffer.max_line} bytes ({exc.size} so far)")
-            ]
+            lines = exc.lines
+            limit = self.buffer.max_line
+            overflow = ProtocolFault(FaultKind.LIMIT, f"line: longer than {limit} bytes ({exc.size} so far)")
         events: list[Event] = []
         for raw in lines:
             event = self._receive_line(raw)
             events.append(event)
             if isinstance(event, ProtocolFault):
-                break
+                return events
+        if overflow is not None:
+            events.append(overflow)
         return events
 
     def _receive_line(self, raw: bytes) -> Event:
@@ -191,11 +197,13 @@ class Conversation:
             return Ignored("empty line", text)
         try:
             message = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # not JSON, or JSON too deep or with too long a number
             return ProtocolFault(FaultKind.MALFORMED, "line is not JSON", text)
         if not isinstance(message, dict):
             return ProtocolFault(FaultKind.MALFORMED, "expected a JSON object", text)
         kind = message.get("type", "action" if "id" in message or "action" in message else None)
+        if kind is not None and not isinstance(kind, str):
+            return ProtocolFault(FaultKind.MALFORMED, "'type' must be a string", text)
         if kind not in _ACCEPTS[self.state]:
             if self.state is State.IDLE and kind == "action":
                 return Ignored("a reply when no request is open", text)

@@ -40,11 +40,6 @@ from rookarena.protocol import (
 )
 from rookarena.rules import KNOBS
 
-# When a test fails, Hypothesis imports libcst to write the failing example as a patch, and libcst
-# imports a deprecated mypy_extensions.TypedDict: with ``filterwarnings = error`` that warning would turn
-# the report of the failure into an INTERNALERROR that stops the whole session.
-pytestmark = pytest.mark.filterwarnings("ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
-
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 FILES = settings(
     max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
