@@ -1,0 +1,78 @@
+"""Every line the referee really sends a bot, captured by the bot itself in real matches over pipes,
+validates against the published to-bot schema; every seat's lines name only cards it may see."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import sys
+
+import pytest
+import trio
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from referencing import Registry, Resource
+
+from rookarena.bots import BotSpec
+from rookarena.presets import preset
+from rookarena.referee import FaultPolicy, TimeControl
+from rookarena.tournament import Match, MatchConfig
+
+SCHEMAS = pathlib.Path(__file__).parent.parent / "protocol" / "schemas"
+
+RECORDER = """
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "recorder", "version": "1", "protocol": "rook/1"}), flush=True)
+    elif message["type"] == "act":
+        legal = message["legal"]  # open at the lowest bid, pass once someone has bid, else play the first card
+        opening = legal[0] == "pass" and message["view"]["high_bid"] is None
+        print(json.dumps({"id": message["id"], "action": legal[1 if opening else 0]}), flush=True)
+    elif message["type"] == "bye":
+        break
+"""
+
+
+def validator() -> Draft202012Validator:
+    resources = []
+    for path in SCHEMAS.rglob("*.json"):
+        resources.append((path.as_uri(), Resource.from_contents(json.loads(path.read_text()))))
+    registry: Registry[object] = Registry().with_resources(resources)
+    return Draft202012Validator({"$ref": (SCHEMAS / "to-bot.schema.json").as_uri()}, registry=registry)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["tournament", "open-nest", "kentucky"])
+async def test_every_line_sent_in_a_real_match_is_valid(name: str, tmp_path: pathlib.Path) -> None:
+    script = tmp_path / "recorder.py"
+    script.write_text(RECORDER, encoding="utf-8")
+    specs = [BotSpec(f"rec{i}", (sys.executable, str(script), str(tmp_path / f"seen-{i}.jsonl"))) for i in range(4)]
+    config = MatchConfig(
+        team_a=(specs[0], specs[1]),
+        team_b=(specs[2], specs[3]),
+        rules=preset(name).rules,
+        rules_name=name,
+        games=2,
+        seed=3,
+        time=TimeControl(move=5),
+        policy=FaultPolicy.FORFEIT,
+    )
+    played: list[dict[str, object]] = []
+    with trio.fail_after(120):
+        await Match(config).run(played.append)
+    assert all(record["faults"] == [] for record in played)
+    check = validator()
+    kinds: set[str] = set()
+    for i in range(4):
+        lines = (tmp_path / f"seen-{i}.jsonl").read_text().splitlines()
+        assert lines[0].startswith('{"type":"hello"')
+        for line in lines:
+            message = json.loads(line)
+            errors = sorted(check.iter_errors(message), key=str)
+            assert not errors, f"{line[:200]}: {errors[0].message}"
+            kinds.add(message["type"])
+    assert kinds >= {"hello", "game", "deal", "act", "played", "auction_won", "trick", "hand_over", "game_over", "bye"}
