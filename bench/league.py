@@ -1,4 +1,4 @@
-"""Referee throughput: decisions per second through a whole league of random bots, for 1 and 2 jobs.
+"""Referee throughput: decisions per second through a whole league of the sample random bots, for 1 and 2 jobs.
 
 Run: ``python bench/league.py [--games N] [--seconds S]``. In the same run it measures the floor of any
 external bot, JSON-line round trips per second between this process and a child Python process over a
@@ -33,9 +33,9 @@ seed: 3
 time: {{move: 5, startup: 20}}
 bots:
   - name: random-1
-    command: [{python}, -m, rookarena.randombot, "1"]
+    command: [{python}, {bots}/random_bot.py, --seed, "1"]
   - name: random-2
-    command: [{python}, -m, rookarena.randombot, "2"]
+    command: [{python}, {bots}/random_bot.py, --seed, "2"]
 """
 
 
@@ -43,7 +43,8 @@ def referee_rate(games: int, jobs: int) -> tuple[int, int, float]:
     """Play a league of two random bots with ``jobs`` units at once; return games, decisions, seconds."""
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "bench.yaml"
-        path.write_text(CONFIG.format(games=games, python=sys.executable), encoding="utf-8")
+        bots = pathlib.Path(__file__).resolve().parent.parent / "sample_bots" / "python"
+        path.write_text(CONFIG.format(games=games, python=sys.executable, bots=bots), encoding="utf-8")
         config = league_config.load(path)
         played: list[dict[str, Any]] = []
         started = time.perf_counter()
