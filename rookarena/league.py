@@ -125,11 +125,7 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE
     if plan_path.exists():
-        try:
-            old = json.loads(plan_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ResultsError(f"{plan_path}: unreadable: {exc}") from None
-        if old != json.loads(json.dumps(meta)):
+        if _read_meta(plan_path) != json.loads(json.dumps(meta)):
             raise ResultsError(
                 f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
                 "use another --out"
@@ -142,6 +138,17 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
     plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
     return {record["game_id"] for record in finished if "game_id" in record}
+
+
+def _read_meta(path: pathlib.Path) -> dict[str, Any]:
+    """A results directory's league.json: the settings its games were played under."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{path}: unreadable: {exc}") from None
+    if not isinstance(meta, dict):
+        raise ResultsError(f"{path}: expected a JSON object")
+    return meta
 
 
 class RecordSink:
@@ -212,10 +219,7 @@ def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
             raise ResultsError(f"{directory}: no {GAMES_FILE} here")
         meta_path = directory / PLAN_FILE
         if meta_path.exists():
-            try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise ResultsError(f"{meta_path}: unreadable: {exc}") from None
+            meta = _read_meta(meta_path)
             meta.pop("shard", None)
             if league is None:
                 league = (directory, meta)
