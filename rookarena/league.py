@@ -124,12 +124,11 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
     meta = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE
-    if plan_path.exists():
-        if _read_meta(plan_path) != json.loads(json.dumps(meta)):
-            raise ResultsError(
-                f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
-                "use another --out"
-            )
+    if plan_path.exists() and _read_meta(plan_path) != json.loads(json.dumps(meta)):
+        raise ResultsError(
+            f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
+            "use another --out"
+        )
     finished = read_games(games_path, repair=True)  # a record cut short by a crash is never kept
     if finished and not resume:
         raise ResultsError(
