@@ -176,14 +176,18 @@ class BotProcess:
         if self.fault is not None:
             return self.fault
         assert self.process is not None and self.process.stdin is not None
-        log.debug("%s << %s", self.label, data[:-1].decode(errors="replace"))
-        with trio.move_on_after(timeout):
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s << %s", self.label, data[:-1].decode(errors="replace"))
+        with trio.move_on_after(timeout) as scope:
             try:
                 await self.process.stdin.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
-                return self._fail(await self._exit_fault("stopped reading its input"))
-            return None
-        return self._fail(Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s"))
+                pass  # the pipe is closed: the exit status says why, below, outside the deadline
+            else:
+                return None
+        if scope.cancelled_caught:
+            return self._fail(Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s"))
+        return self._fail(await self._exit_fault("stopped reading its input"))
 
     async def ask(self, message: dict[str, Any], timeout: float, before: bytes = b"") -> tuple[Reply | Fault, float]:
         """Send a request (after the encoded lines ``before``, in the same write) and wait up to ``timeout``
