@@ -22,7 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from engine import round_trip_rate
 
 from rookarena import config as league_config
-from rookarena import league
+from rookarena import league, workers
 
 CONFIG = """
 name: bench
@@ -48,7 +48,10 @@ def referee_rate(games: int, jobs: int) -> tuple[int, int, float]:
         config = league_config.load(path)
         played: list[dict[str, Any]] = []
         started = time.perf_counter()
-        trio.run(league.run, config, league.plan(config), jobs, None, played.append)
+        if jobs == 1:  # as `rookarena run` does: one job in this process, more in worker processes
+            trio.run(league.run, config, league.plan(config), 1, None, played.append)
+        else:
+            trio.run(workers.run, config, league.plan(config), jobs, None, played.append)
         elapsed = time.perf_counter() - started
     decisions = sum(seat["count"] for record in played for seat in record["timing"])
     return len(played), decisions, elapsed

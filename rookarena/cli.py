@@ -19,7 +19,7 @@ import click
 import trio
 import yaml
 
-from rookarena import checkbot, league, preflight, records, report, results, standings, stats, tables
+from rookarena import checkbot, league, preflight, records, report, results, standings, stats, tables, workers
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
@@ -320,8 +320,15 @@ def run(
 
     progress.show()
     try:
-        trio.run(until_signal, league.run, config, todo, jobs or config.jobs, out_dir / "logs", on_record)
-    except StopRequestedError:
+        count = jobs or config.jobs
+        if count == 1:
+            trio.run(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
+        else:
+            trio.run(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record)
+    except* RookError as group:
+        progress.finish()
+        raise click.ClickException(str(group.exceptions[0])) from None
+    except* StopRequestedError:
         progress.finish()
         click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
         click.echo(

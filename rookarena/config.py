@@ -51,6 +51,7 @@ class LeagueConfig:
     limits: Limits
     entries: tuple[Entry, ...]
     source: str  # the file's text, copied into the results directory
+    origin: str = ""  # the file it was read from
 
 
 FORMATS = ("round-robin", "gauntlet")
@@ -100,6 +101,13 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
         raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a UTF-8 text file") from None
+    return loads(text, path)
+
+
+def loads(text: str, path: str | os.PathLike[str]) -> LeagueConfig:
+    """Check a configuration's ``text``, read from ``path`` (named in errors; relative ``cwd`` values are
+    looked up beside it)."""
+    path = pathlib.Path(path)
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except RecursionError:
@@ -108,7 +116,7 @@ def load(path: str | os.PathLike[str]) -> LeagueConfig:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         raise ConfigError(f"{path}{line}: not valid YAML: {_one_line(getattr(exc, 'problem', None) or exc)}") from None
-    return _Reader(str(path), path.parent).config(root, text)
+    return dataclasses.replace(_Reader(str(path), path.parent).config(root, text), origin=str(path))
 
 
 class _Reader:

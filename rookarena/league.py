@@ -172,7 +172,7 @@ async def run(
     log_dir: pathlib.Path | None,
     on_record: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Play ``games`` with ``jobs`` units at a time, handing each record to ``on_record``."""
+    """Play ``games`` with ``jobs`` units at a time in this process, handing each record to ``on_record``."""
     work = units(games, jobs)
     send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
     for unit in work:
@@ -181,31 +181,41 @@ async def run(
 
     async def worker() -> None:
         async for unit in receive:
-            a, b = unit[0].entries
-            match = Match(
-                MatchConfig(
-                    team_a=(a.bot, a.partner),
-                    team_b=(b.bot, b.partner),
-                    rules=config.rules,
-                    rules_name=config.rules_name,
-                    seed=config.seed,
-                    duplicate=config.duplicate,
-                    time=config.time,
-                    policy=config.faults,
-                    limits=config.limits,
-                    withdraw_after=config.withdraw_after,
-                    log_dir=log_dir,
-                    match_id=f"{a.name}-vs-{b.name}",
-                    names=(a.name, b.name),
-                    plan=tuple(game.game for game in unit),
-                    league=config.name,
-                )
-            )
-            await match.run(on_record)
+            await play_unit(config, unit, log_dir, on_record)
 
     async with trio.open_nursery() as nursery:
         for _ in range(min(jobs, len(work))):
             nursery.start_soon(worker)
+
+
+async def play_unit(
+    config: LeagueConfig,
+    unit: Sequence[PlannedGame],
+    log_dir: pathlib.Path | None,
+    on_record: Callable[[dict[str, Any]], None],
+) -> None:
+    """One pairing's run of games, played by one set of bot processes."""
+    a, b = unit[0].entries
+    match = Match(
+        MatchConfig(
+            team_a=(a.bot, a.partner),
+            team_b=(b.bot, b.partner),
+            rules=config.rules,
+            rules_name=config.rules_name,
+            seed=config.seed,
+            duplicate=config.duplicate,
+            time=config.time,
+            policy=config.faults,
+            limits=config.limits,
+            withdraw_after=config.withdraw_after,
+            log_dir=log_dir,
+            match_id=f"{a.name}-vs-{b.name}",
+            names=(a.name, b.name),
+            plan=tuple(game.game for game in unit),
+            league=config.name,
+        )
+    )
+    await match.run(on_record)
 
 
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
