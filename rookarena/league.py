@@ -14,7 +14,7 @@ import dataclasses
 import json
 import os
 import pathlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import IO, Any
 
 import trio
@@ -173,19 +173,29 @@ async def run(
     on_record: Callable[[dict[str, Any]], None],
 ) -> None:
     """Play ``games`` with ``jobs`` units at a time in this process, handing each record to ``on_record``."""
-    work = units(games, jobs)
+
+    async def play(unit: list[PlannedGame]) -> None:
+        await play_unit(config, unit, log_dir, on_record)
+
+    await run_units(units(games, jobs), jobs, play)
+
+
+async def run_units(
+    work: Sequence[list[PlannedGame]], jobs: int, play: Callable[[list[PlannedGame]], Awaitable[None]]
+) -> None:
+    """Hand the units of ``work`` to ``play``, at most ``jobs`` at once, in order."""
     send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
     for unit in work:
         send.send_nowait(unit)
     send.close()
 
-    async def worker() -> None:
+    async def slot() -> None:
         async for unit in receive:
-            await play_unit(config, unit, log_dir, on_record)
+            await play(unit)
 
     async with trio.open_nursery() as nursery:
         for _ in range(min(jobs, len(work))):
-            nursery.start_soon(worker)
+            nursery.start_soon(slot)
 
 
 async def play_unit(

@@ -25,7 +25,7 @@ import trio
 from rookarena import records
 from rookarena.config import LeagueConfig
 from rookarena.errors import RookError
-from rookarena.league import PlannedGame, units
+from rookarena.league import PlannedGame, run_units, units
 from rookarena.protocol import LineBuffer
 
 PACKAGE_ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
@@ -45,19 +45,11 @@ async def run(
     on_record: Callable[[dict[str, Any]], None],
 ) -> None:
     """Play ``games`` in up to ``jobs`` worker processes, handing each record to ``on_record``."""
-    work = units(games, jobs)
-    send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
-    for unit in work:
-        send.send_nowait(unit)
-    send.close()
 
-    async def slot() -> None:
-        async for unit in receive:
-            await _run_worker(config, unit, log_dir, on_record)
+    async def play(unit: list[PlannedGame]) -> None:
+        await _run_worker(config, unit, log_dir, on_record)
 
-    async with trio.open_nursery() as nursery:
-        for _ in range(min(jobs, len(work))):
-            nursery.start_soon(slot)
+    await run_units(units(games, jobs), jobs, play)
 
 
 async def _run_worker(
