@@ -24,8 +24,8 @@ from typing import IO, Any
 from rookarena.game import Game
 from rookarena.players import random_action
 from rookarena.presets import PRESETS
+from rookarena.records import derive_seed
 from rookarena.rules import Rules
-from rookarena.simulate import derive_seed
 
 GOAL = 10.0
 SEED = 20240601

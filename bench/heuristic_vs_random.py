@@ -30,8 +30,8 @@ from rookarena.actions import parse_action
 from rookarena.game import Game, team_of
 from rookarena.presets import PRESETS
 from rookarena.protocol import act_message
+from rookarena.records import derive_seed
 from rookarena.rules import Rules
-from rookarena.simulate import derive_seed
 
 BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 DEFAULT_PRESETS = "tournament,open-nest,kentucky"

@@ -24,9 +24,10 @@ from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
 from rookarena.presets import PRESETS, preset, resolve
+from rookarena.records import derive_seed
 from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
-from rookarena.simulate import derive_seed, random_game, summarize
+from rookarena.simulate import random_game, summarize
 from rookarena.tournament import Match, MatchConfig
 
 

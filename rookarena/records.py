@@ -8,6 +8,7 @@ in ``protocol/RECORD.md`` and ``protocol/schemas/record.schema.json``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -293,3 +294,9 @@ def _short(value: Any) -> str:
 def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
     """A game whose deals come from ``seed``: the one way records and the referee seed games."""
     return Game(rules, random.Random(seed), first_dealer=first_dealer)
+
+
+def derive_seed(base: int, *parts: object) -> int:
+    """A 63-bit seed from ``base`` and labels, the same on every machine and Python version."""
+    text = "/".join(str(part) for part in (base, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1

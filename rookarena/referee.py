@@ -25,8 +25,8 @@ from rookarena.errors import IllegalActionError, ParseError
 from rookarena.game import Game
 from rookarena.players import random_action
 from rookarena.protocol import FaultKind, act_message, after_action, deal_messages, encode, game_message
+from rookarena.records import derive_seed
 from rookarena.rules import Rules
-from rookarena.simulate import derive_seed
 
 
 class FaultPolicy(enum.Enum):

@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rookarena import records
 from rookarena.players import random_action
+from rookarena.records import derive_seed
 from rookarena.rules import Rules
-
-
-def derive_seed(base: int, *parts: object) -> int:
-    """A 63-bit seed from ``base`` and labels, the same on every machine and Python version."""
-    text = "/".join(str(part) for part in (base, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 def random_game(rules: Rules, seed: int, rules_name: str) -> dict[str, Any]:

@@ -17,10 +17,9 @@ import trio
 
 from rookarena.bots import BotProcess, BotSpec, Fault, Limits
 from rookarena.protocol import bye_message
-from rookarena.records import new_game
+from rookarena.records import derive_seed, new_game
 from rookarena.referee import FaultPolicy, GameSetup, Referee, TimeControl, forfeit_record
 from rookarena.rules import Rules
-from rookarena.simulate import derive_seed
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

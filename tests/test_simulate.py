@@ -8,7 +8,8 @@ import pytest
 
 from rookarena import records
 from rookarena.presets import PRESETS, preset
-from rookarena.simulate import Summary, derive_seed, random_game, summarize
+from rookarena.records import derive_seed
+from rookarena.simulate import Summary, random_game, summarize
 
 
 def test_derive_seed_is_pinned_and_63_bits() -> None:

@@ -43,8 +43,8 @@ from rookarena.protocol import (
     game_message,
     hello_message,
 )
+from rookarena.records import derive_seed
 from rookarena.rules import FirstLead, NestOrder, NestSeenBy
-from rookarena.simulate import derive_seed
 
 HERE = Path(__file__).resolve().parent
 
