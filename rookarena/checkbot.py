@@ -81,7 +81,9 @@ async def check_bot(
         bot = match.procs[0]
         if name == presets[0] and bot is not None:
             if bot.hello is not None:
-                checks.append(Check("handshake", True, f"name {bot.hello.name!r}, version {bot.hello.version!r}"))
+                hello = bot.hello
+                view = "" if hello.view else "; declined the view"
+                checks.append(Check("handshake", True, f"name {hello.name!r}, version {hello.version!r}{view}"))
             else:
                 fault = bot.fault
                 detail = str(fault) if fault else "no hello"

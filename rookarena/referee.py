@@ -24,7 +24,15 @@ from rookarena.bots import BotProcess, Fault
 from rookarena.errors import IllegalActionError, ParseError
 from rookarena.game import Game
 from rookarena.players import random_action
-from rookarena.protocol import FaultKind, act_message, after_action, deal_messages, encode, game_message
+from rookarena.protocol import (
+    FaultKind,
+    act_line,
+    after_action_lines,
+    deal_messages,
+    encode,
+    game_message,
+    offered_action,
+)
 from rookarena.records import derive_seed
 from rookarena.rules import Rules
 
@@ -131,22 +139,36 @@ class Referee:
             action, waited = await self._ask(seat, legal)
         if action is None:
             action = random_action(legal, self.rng)
-        hands_before, tricks_before = len(game.history), len(game.tricks)
+        hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
         game.apply(action)
-        self._post(after_action(game, seat, action, hands_before, tricks_before))
+        news = after_action_lines(game, seat, action, hands_before, tricks_before, phase_before)
+        for outbox, lines, replaced in zip(self.outbox, news, self.replaced, strict=True):
+            if lines and not replaced:
+                outbox.append(lines)
         self.overhead.append(trio.current_time() - started - waited)
 
     async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:
         """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
-        bot, move = self.bots[seat], self.time.move
-        message = act_message(self.game, seat, legal, round(move * 1000), round(self.bank[seat] * 1000))
-        before, self.outbox[seat] = b"".join(self.outbox[seat]), []
-        reply, elapsed = await bot.ask(message, move + self.bank[seat], before)
+        bot, move, bank, game = self.bots[seat], self.time.move, self.bank[seat], self.game
+        deadline_ms, bank_ms = round(move * 1000), round(bank * 1000)
+        with_view = bot.hello is None or bot.hello.view
+
+        def request(request_id: int) -> bytes:
+            return act_line(game, seat, legal, deadline_ms, bank_ms, request_id, with_view=with_view)
+
+        outbox = self.outbox[seat]
+        before = b"".join(outbox)
+        outbox.clear()
+        reply, elapsed = await bot.ask(request, move + bank, before)
         self.times[seat].append(elapsed)
-        self.bank[seat] = max(0.0, self.bank[seat] - max(0.0, elapsed - move))
+        if elapsed > move:
+            self.bank[seat] = max(0.0, bank - (elapsed - move))
         if isinstance(reply, Fault):
             self._fault(seat, reply)
             return None, elapsed
+        action = offered_action(reply.action, legal)  # nearly always: one of the legal strings, exactly
+        if action is not None:
+            return action, elapsed
         try:
             action = parse_action(reply.action)
         except ParseError as exc:

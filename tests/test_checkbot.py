@@ -25,6 +25,7 @@ def check_bot(command: str, *extra: str) -> subprocess.CompletedProcess[str]:
 
 SAMPLES = [
     f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}",
+    f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'} --no-view",
     f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'heuristic_bot.py'}",
     pytest.param(
         f"node {ROOT / 'sample_bots' / 'node' / 'random_bot.js'}",

@@ -21,16 +21,24 @@ SCHEMAS = pathlib.Path(__file__).parent.parent / "protocol" / "schemas"
 
 RECORDER = """
 import json, sys
-log = open(sys.argv[1], "a")
+log, view = open(sys.argv[1], "a"), sys.argv[2] == "view"
+bid_made = False  # followed from the news, for a bot that declined the view
 for line in sys.stdin:
     log.write(line)
     log.flush()
     message = json.loads(line)
     if message["type"] == "hello":
-        print(json.dumps({"type": "hello", "name": "recorder", "version": "1", "protocol": "rook/1"}), flush=True)
+        hello = {"type": "hello", "name": "recorder", "version": "1", "protocol": "rook/1"}
+        print(json.dumps(hello if view else {**hello, "view": False}), flush=True)
+    elif message["type"] == "deal":
+        bid_made = False
+    elif message["type"] == "played" and message["action"].startswith("bid"):
+        bid_made = True
     elif message["type"] == "act":
         legal = message["legal"]  # open at the lowest bid, pass once someone has bid, else play the first card
-        opening = legal[0] == "pass" and message["view"]["high_bid"] is None
+        if view:
+            assert bid_made == (message["view"]["high_bid"] is not None)
+        opening = legal[0] == "pass" and not bid_made
         print(json.dumps({"id": message["id"], "action": legal[1 if opening else 0]}), flush=True)
     elif message["type"] == "bye":
         break
@@ -46,11 +54,16 @@ def validator() -> Draft202012Validator:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["tournament", "open-nest", "kentucky"])
-async def test_every_line_sent_in_a_real_match_is_valid(name: str, tmp_path: pathlib.Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "view"), [("tournament", True), ("open-nest", True), ("kentucky", True), ("tournament", False)]
+)
+async def test_every_line_sent_in_a_real_match_is_valid(name: str, view: bool, tmp_path: pathlib.Path) -> None:
     script = tmp_path / "recorder.py"
     script.write_text(RECORDER, encoding="utf-8")
-    specs = [BotSpec(f"rec{i}", (sys.executable, str(script), str(tmp_path / f"seen-{i}.jsonl"))) for i in range(4)]
+    wants = "view" if view else "no-view"
+    specs = [
+        BotSpec(f"rec{i}", (sys.executable, str(script), str(tmp_path / f"seen-{i}.jsonl"), wants)) for i in range(4)
+    ]
     config = MatchConfig(
         team_a=(specs[0], specs[1]),
         team_b=(specs[2], specs[3]),
@@ -75,4 +88,6 @@ async def test_every_line_sent_in_a_real_match_is_valid(name: str, tmp_path: pat
             errors = sorted(check.iter_errors(message), key=str)
             assert not errors, f"{line[:200]}: {errors[0].message}"
             kinds.add(message["type"])
+            if message["type"] == "act":
+                assert ("view" in message) == view  # a bot that declined the view never gets one
     assert kinds >= {"hello", "game", "deal", "act", "played", "auction_won", "trick", "hand_over", "game_over", "bye"}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A random Rook bot for the rook/1 protocol: copy this file to start your own bot.
 
-Run: python3 random_bot.py [--seed N] [--name NAME]. It reads one JSON object per line on stdin and
+Run: python3 random_bot.py [--seed N] [--name NAME] [--no-view]. It reads one JSON object per line on stdin and
 writes one per line on stdout; its log goes to stderr. Only `choose` needs changing to make it smarter.
 """
 
@@ -34,6 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=None, help="seed of the random choices")
     parser.add_argument("--name", default="random-py", help="the name the bot gives in its hello")
+    parser.add_argument("--no-view", action="store_true", help="decline the view that comes with every request")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     for line in sys.stdin:  # ends at EOF: the referee has gone
@@ -42,7 +43,8 @@ def main() -> None:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
-            send({"type": "hello", "name": args.name, "version": "1.0", "protocol": "rook/1"})
+            # "view": false would make requests carry only "legal" (enough for this bot): less to build and read.
+            send({"type": "hello", "name": args.name, "version": "1.0", "protocol": "rook/1", "view": not args.no_view})
         elif kind == "act":
             send({"id": message["id"], "action": choose(message, rng)})
         elif kind == "bye":

@@ -1,0 +1,103 @@
+"""The referee's fast paths give exactly the bytes and answers of the plain definitions they replace.
+
+The referee encodes requests with :func:`act_line` and notifications with :func:`after_action_lines`,
+and recognises replies with :func:`offered_action`; the protocol is defined by :func:`act_message`,
+:func:`after_action`, :func:`encode` and :func:`parse_action`. Over many seeded positions of every
+preset, the two agree byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rookarena.actions import PASS, Action, bid, parse_action
+from rookarena.game import Game
+from rookarena.players import random_action
+from rookarena.presets import PRESETS
+from rookarena.protocol import (
+    Conversation,
+    FaultKind,
+    Hello,
+    ProtocolFault,
+    act_line,
+    act_message,
+    action_text,
+    after_action,
+    after_action_lines,
+    encode,
+    offered_action,
+)
+from rookarena.records import derive_seed
+
+
+def positions(preset: str, games: int) -> list[tuple[Game, int]]:
+    """New seeded games of a preset, each with its number."""
+    return [(Game(PRESETS[preset].rules, random.Random(derive_seed(41, number))), number) for number in range(games)]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_encoded_requests_and_news_match_their_definitions(preset: str) -> None:
+    checked = 0
+    for game, number in positions(preset, 3):
+        rng = random.Random(number)
+        while not game.is_over:
+            seat, legal = game.to_act, game.legal_actions()
+            deadline, bank, request_id = rng.choice([0, 1, 1000]), rng.choice([0, 7, 90_000]), checked + 1
+            for with_view in (True, False):
+                expected = encode(
+                    {**act_message(game, seat, legal, deadline, bank, with_view=with_view), "id": request_id}
+                )
+                assert act_line(game, seat, legal, deadline, bank, request_id, with_view=with_view) == expected
+            action = random_action(legal, rng)
+            before = len(game.history), len(game.tricks), game.phase
+            game.apply(action)
+            news = after_action_lines(game, seat, action, *before)
+            plain = after_action(game, seat, action, before[0], before[1])
+            assert news == tuple(b"".join(encode(message) for message in messages) for messages in plain)
+            checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize(
+    ("text", "legal", "expected"),
+    [
+        ("pass", [PASS, bid(75)], PASS),
+        ("bid 75", [PASS, bid(75), bid(80)], bid(75)),
+        ("bid 85", [PASS, bid(75), bid(80)], None),  # a real action, not offered now
+        ("bid  75", [PASS, bid(75)], None),  # not the exact text: parsed the slow way, which explains
+        ("Pass", [PASS], None),
+        ("", [PASS], None),
+        ("play R5", [parse_action("play R5")], parse_action("play R5")),
+        ("play R5", [parse_action("play R6")], None),
+    ],
+)
+def test_offered_action_recognises_only_exact_legal_texts(
+    text: str, legal: list[Action], expected: Action | None
+) -> None:
+    for action in legal:  # the texts of the offered actions are known, as after a request
+        action_text(action)
+    assert offered_action(text, legal) is expected
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("", Hello("b", "1", True)),
+        (',"view":true', Hello("b", "1", True)),
+        (',"view":false', Hello("b", "1", False)),
+        (',"view":"no"', None),
+        (',"view":0', None),
+        (',"view":null', None),
+    ],
+)
+def test_hello_may_decline_the_view(extra: str, expected: Hello | None) -> None:
+    conversation = Conversation()
+    line = '{"type":"hello","name":"b","version":"1","protocol":"rook/1"' + extra + "}\n"
+    events = conversation.receive_data(line.encode())
+    if expected is None:
+        assert len(events) == 1 and isinstance(events[0], ProtocolFault)
+        assert events[0].kind is FaultKind.MALFORMED and "'view'" in events[0].detail
+    else:
+        assert events == [expected]
