@@ -17,6 +17,7 @@ import select
 import shlex
 import signal
 import subprocess
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
@@ -129,7 +130,8 @@ class BotProcess:
         self.left_behind = 0  # processes of its session still running after it exited on its own
         self._poller = select.poll()
         self._quick = False  # its last reply came within QUICK_WAIT: wait for the next one in the kernel first
-        self._yielded = 0.0  # when this bot's reader last let other tasks run
+        self._yielded = 0.0  # when this bot's reader last let other tasks run (time.perf_counter)
+        self._debug = log.isEnabledFor(logging.DEBUG)  # log every line (decided once: checking costs time)
         self._drain_scope = trio.CancelScope()
         self._drain_done = trio.Event()
 
@@ -191,7 +193,7 @@ class BotProcess:
         through the scheduler; the rest waits for the bot to read, up to the deadline.
         """
         assert self.process is not None and self.process.stdin is not None
-        if log.isEnabledFor(logging.DEBUG):
+        if self._debug:
             log.debug("%s << %s", self.label, data[:-1].decode(errors="replace"))
         stream = self.process.stdin
         try:
@@ -224,14 +226,14 @@ class BotProcess:
         if self.fault is not None:
             return self.fault, 0.0
         data = before + request(self.conversation.begin_request())
-        started = trio.current_time()
-        deadline = started + timeout
+        started = time.perf_counter()  # durations by the system clock; deadlines by trio's
+        deadline = trio.current_time() + timeout
         fault = await self._write(data, deadline, timeout)
         if fault is not None:
-            return fault, trio.current_time() - started
+            return fault, time.perf_counter() - started
         event = await self._next_event(deadline, waiting_for="a reply")
         assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
-        return event, trio.current_time() - started
+        return event, time.perf_counter() - started
 
     async def _next_event(self, deadline: float, waiting_for: str) -> Hello | Reply | Fault:
         """The next hello or reply (ignored lines are logged and skipped), or a fault.
@@ -245,8 +247,8 @@ class BotProcess:
         assert self.process is not None and self.process.stdout is not None
         pending = self._pending
         fd = _fd(self.process.stdout)
-        entered = now = trio.current_time()
-        timeout = deadline - now
+        entered = now = time.perf_counter()
+        timeout = deadline - trio.current_time()
         while True:
             while pending:
                 event = pending.pop(0)
@@ -256,7 +258,8 @@ class BotProcess:
                     continue
                 if isinstance(event, ProtocolFault):
                     return self._fail(Fault(event.kind, event.detail, event.line))
-                log.debug("%s >> %s", self.label, getattr(event, "line", event))
+                if self._debug:
+                    log.debug("%s >> %s", self.label, getattr(event, "line", event))
                 self._quick = now - entered < QUICK_WAIT
                 if now - self._yielded > YIELD_EVERY:
                     self._yielded = now
@@ -264,7 +267,7 @@ class BotProcess:
                 return event
             ready = False
             if self._quick:
-                window = min(QUICK_WAIT, deadline - now)
+                window = min(QUICK_WAIT, timeout - (now - entered))
                 ready = window > 0 and bool(self._poller.poll(window * 1000))
             if not ready:
                 with trio.move_on_at(deadline) as scope:
@@ -273,7 +276,7 @@ class BotProcess:
                     self._quick = False
                     self.conversation.abandon()
                     return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
-                self._yielded = trio.current_time()
+                self._yielded = time.perf_counter()
             try:
                 data = os.read(fd, READ_CHUNK)
             except BlockingIOError:  # pragma: no cover - readiness without data
@@ -283,7 +286,7 @@ class BotProcess:
             if not data:  # end of output: outside the deadline's scope, so waiting for the exit status is not cut short
                 return self._fail(await self._exit_fault(f"closed its output while the referee awaited {waiting_for}"))
             pending.extend(self.conversation.receive_data(data))
-            now = trio.current_time()
+            now = time.perf_counter()
 
     async def _exit_fault(self, what: str) -> Fault:
         """A crash fault with the exit status, if the process exits promptly."""

@@ -444,14 +444,20 @@ def after_action_lines(
 
     The usual case, an action that completes nothing, is the same cached line for every seat.
     """
-    if len(game.history) == hands_before and len(game.tricks) == tricks_before and game.phase is phase_before:
-        if isinstance(action, Discard):
-            return _QUIET
-        cached = _PLAYED.get((seat, action))
-        if cached is None:
-            line = encode({"type": "played", "seat": seat, "action": action_text(action)})
-            cached = _PLAYED[(seat, action)] = (line, line, line, line)
-        return cached
+    if len(game.history) == hands_before and game.phase is phase_before:
+        tricks = len(game.tricks)
+        if tricks == tricks_before:
+            if isinstance(action, Discard):
+                return _QUIET
+            cached = _PLAYED.get((seat, action))
+            if cached is None:
+                line = encode({"type": "played", "seat": seat, "action": action_text(action)})
+                cached = _PLAYED[(seat, action)] = (line, line, line, line)
+            return cached
+        if tricks == tricks_before + 1:  # a trick is complete and the hand goes on: the same for everyone
+            line = after_action_lines(game, seat, action, hands_before, tricks, phase_before)[0]
+            line += encode({"type": "trick", **_trick(game.tricks[-1])})
+            return (line, line, line, line)
     encoded: dict[int, bytes] = {}  # a public message is the same object for every seat: encode it once
     blocks: list[bytes] = []
     for messages in after_action(game, seat, action, hands_before, tricks_before):

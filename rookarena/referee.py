@@ -14,9 +14,8 @@ import enum
 import random
 import statistics
 from collections.abc import Sequence
+from time import perf_counter
 from typing import Any
-
-import trio
 
 from rookarena import records
 from rookarena.actions import Action, parse_action
@@ -130,7 +129,7 @@ class Referee:
 
     async def _decide(self) -> None:
         game = self.game
-        started = trio.current_time()
+        started = perf_counter()
         seat = game.to_act
         legal = game.legal_actions()
         waited = 0.0
@@ -145,7 +144,7 @@ class Referee:
         for outbox, lines, replaced in zip(self.outbox, news, self.replaced, strict=True):
             if lines and not replaced:
                 outbox.append(lines)
-        self.overhead.append(trio.current_time() - started - waited)
+        self.overhead.append(perf_counter() - started - waited)
 
     async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:
         """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
