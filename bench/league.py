@@ -1,13 +1,14 @@
 """Referee throughput: decisions per second through a whole league of the sample random bots, for 1 and 2 jobs.
 
-Run: ``python bench/league.py [--games N] [--rounds R] [--seconds S]``. Each round measures, one after the
-other: the floor of any external bot, JSON-line round trips per second between this process and a child
-Python process over a pipe (``bench/engine.py``'s baseline); a league of the random bots, which read only
-the legal actions and so decline the view (``--no-view``), with one job and with two jobs; and, for
-comparison, the league with one job when the same bots take the full view with every request. The
-machine is shared and its speed drifts, so every figure is compared with the baseline of its own round,
-and the medians over the rounds are printed: the referee's rate with one job as a fraction of the raw
-rate (goal: 70% or more) and the speed-up of two jobs over one (goal: 1.7x on two cores).
+Run: ``python bench/league.py [--games N] [--rounds R] [--seconds S]``. Each round measures, one after
+the other: the floor of any external bot, JSON-line round trips per second between this process and a
+child Python process over a pipe (``bench/engine.py``'s baseline); a league of the random bots, which
+read only the legal actions and so decline the view (``--no-view``), with one job and with two jobs; and,
+for comparison, the league with one job when the same bots take the full view with every request. The
+baseline is measured again after each league. The machine is shared and its speed drifts, so each league
+is compared with the mean of the baselines just before and just after it, and the medians over the rounds
+are printed: the referee's rate with one job as a fraction of the raw rate (goal: 70% or more) and the
+speed-up of two jobs over one (goal: 1.7x on two cores).
 """
 
 from __future__ import annotations
@@ -65,27 +66,33 @@ def referee_rate(games: int, jobs: int, view: bool = False) -> tuple[int, int, f
     return len(played), decisions, elapsed
 
 
+def _raw_rate(seconds: float) -> float:
+    trips, elapsed = round_trip_rate(seconds)
+    return trips / elapsed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40, help="games per league (even; default: %(default)s)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of measurements (default: %(default)s)")
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds of each baseline (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of measurements (default: %(default)s)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds of each baseline (default: %(default)s)")
     args = parser.parse_args()
     one: list[float] = []
     two: list[float] = []
     viewed: list[float] = []
     for number in range(1, args.rounds + 1):
-        trips, trip_seconds = round_trip_rate(args.seconds)
-        raw = trips / trip_seconds
         rates = {}
+        raws = [_raw_rate(args.seconds)]
         for label, jobs, view in (("jobs 1", 1, False), ("jobs 2", 2, False), ("jobs 1, full views", 1, True)):
             games, decisions, seconds = referee_rate(args.games, jobs, view)
             rates[label] = decisions / seconds
-        one.append(rates["jobs 1"] / raw)
+            raws.append(_raw_rate(args.seconds))
+        # Each league is compared with the mean of the baselines measured just before and just after it.
+        one.append(rates["jobs 1"] / statistics.mean(raws[0:2]))
         two.append(rates["jobs 2"] / rates["jobs 1"])
-        viewed.append(rates["jobs 1, full views"] / raw)
+        viewed.append(rates["jobs 1, full views"] / statistics.mean(raws[2:4]))
         print(
-            f"round {number}: raw {raw:,.0f} round trips/s; "
+            f"round {number}: raw {' / '.join(f'{raw:,.0f}' for raw in raws)} round trips/s; "
             + "; ".join(f"{label} {rate:,.0f} decisions/s" for label, rate in rates.items())
             + f" ({decisions:,} decisions in {games} games)"
         )

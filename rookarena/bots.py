@@ -128,6 +128,7 @@ class BotProcess:
         self._pending: list[Event] = []
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self.left_behind = 0  # processes of its session still running after it exited on its own
+        self._stdin_fd = self._stdout_fd = -1
         self._poller = select.poll()
         self._quick = False  # its last reply came within QUICK_WAIT: wait for the next one in the kernel first
         self._yielded = 0.0  # when this bot's reader last let other tasks run (time.perf_counter)
@@ -159,14 +160,15 @@ class BotProcess:
             self._drain_done.set()
             return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {exc.strerror}"))
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
-        self._poller.register(_fd(self.process.stdout), select.POLLIN)
+        self._stdin_fd, self._stdout_fd = _fd(self.process.stdin), _fd(self.process.stdout)
+        self._poller.register(self._stdout_fd, select.POLLIN)
         nursery.start_soon(self._drain_stderr)
         if self.limits.processes is not None:
             nursery.start_soon(self._watch_processes, self.limits.processes)
         fault = await self.send(hello_message(f"rookarena {__version__}"), self.limits.startup)
         if fault is not None:
             return fault
-        event = await self._next_event(trio.current_time() + self.limits.startup, waiting_for="a hello")
+        event = await self._next_event(time.perf_counter(), self.limits.startup, waiting_for="a hello")
         if isinstance(event, Fault):
             return event
         if not isinstance(event, Hello):  # pragma: no cover - the conversation only yields Hello here
@@ -184,29 +186,28 @@ class BotProcess:
         """Write encoded lines (see :meth:`send`)."""
         if self.fault is not None:
             return self.fault
-        return await self._write(data, trio.current_time() + timeout, timeout)
+        return await self._write(data, time.perf_counter(), timeout)
 
-    async def _write(self, data: bytes, deadline: float, timeout: float) -> Fault | None:
-        """Write ``data`` by ``deadline`` (``timeout`` seconds after the deadline's start, for the message).
+    async def _write(self, data: bytes, started: float, timeout: float) -> Fault | None:
+        """Write ``data`` within ``timeout`` seconds of ``started`` (a ``time.perf_counter()``).
 
         The pipe is non-blocking: a write that fits in it (nearly always) costs one system call and no trip
         through the scheduler; the rest waits for the bot to read, up to the deadline.
         """
-        assert self.process is not None and self.process.stdin is not None
         if self._debug:
             log.debug("%s << %s", self.label, data[:-1].decode(errors="replace"))
-        stream = self.process.stdin
         try:
-            sent = os.write(_fd(stream), data)
+            sent = os.write(self._stdin_fd, data)
         except BlockingIOError:
             sent = 0
         except OSError:  # the bot closed its input (or exited): the exit status says why, below
             return self._fail(await self._exit_fault("stopped reading its input"))
         if sent == len(data):
             return None
-        with trio.move_on_at(deadline) as scope:
+        assert self.process is not None and self.process.stdin is not None
+        with trio.move_on_after(timeout - (time.perf_counter() - started)) as scope:
             try:
-                await stream.send_all(data[sent:])
+                await self.process.stdin.send_all(data[sent:])
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass  # the pipe is closed: the exit status says why, below, outside the deadline
             else:
@@ -226,17 +227,17 @@ class BotProcess:
         if self.fault is not None:
             return self.fault, 0.0
         data = before + request(self.conversation.begin_request())
-        started = time.perf_counter()  # durations by the system clock; deadlines by trio's
-        deadline = trio.current_time() + timeout
-        fault = await self._write(data, deadline, timeout)
-        if fault is not None:
-            return fault, time.perf_counter() - started
-        event = await self._next_event(deadline, waiting_for="a reply")
-        assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
-        return event, time.perf_counter() - started
+        started = time.perf_counter()
+        fault = await self._write(data, started, timeout)
+        if fault is None:
+            event = await self._next_event(started, timeout, waiting_for="a reply")
+            assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
+            return event, time.perf_counter() - started
+        return fault, time.perf_counter() - started
 
-    async def _next_event(self, deadline: float, waiting_for: str) -> Hello | Reply | Fault:
-        """The next hello or reply (ignored lines are logged and skipped), or a fault.
+    async def _next_event(self, started: float, timeout: float, waiting_for: str) -> Hello | Reply | Fault:
+        """The next hello or reply (ignored lines are logged and skipped), or a fault, within ``timeout``
+        seconds of ``started`` (a ``time.perf_counter()``: durations are measured by the system clock).
 
         Reads straight from the non-blocking pipe. A bot that answered its last request within
         ``QUICK_WAIT`` seconds is first waited for in the kernel, outside the scheduler: a reply that
@@ -244,11 +245,9 @@ class BotProcess:
         loop about as much again as the round trip itself (see ``bench/league.py``). Other tasks wait at
         most that long, and get their turn at least every ``YIELD_EVERY`` seconds.
         """
-        assert self.process is not None and self.process.stdout is not None
         pending = self._pending
-        fd = _fd(self.process.stdout)
-        entered = now = time.perf_counter()
-        timeout = deadline - trio.current_time()
+        fd = self._stdout_fd
+        now = time.perf_counter()
         while True:
             while pending:
                 event = pending.pop(0)
@@ -260,17 +259,14 @@ class BotProcess:
                     return self._fail(Fault(event.kind, event.detail, event.line))
                 if self._debug:
                     log.debug("%s >> %s", self.label, getattr(event, "line", event))
-                self._quick = now - entered < QUICK_WAIT
+                self._quick = now - started < QUICK_WAIT
                 if now - self._yielded > YIELD_EVERY:
                     self._yielded = now
                     await trio.lowlevel.checkpoint()
                 return event
-            ready = False
-            if self._quick:
-                window = min(QUICK_WAIT, timeout - (now - entered))
-                ready = window > 0 and bool(self._poller.poll(window * 1000))
-            if not ready:
-                with trio.move_on_at(deadline) as scope:
+            left = timeout - (now - started)
+            if not (self._quick and left > 0 and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
+                with trio.move_on_after(left) as scope:
                     await trio.lowlevel.wait_readable(fd)
                 if scope.cancelled_caught:
                     self._quick = False

@@ -179,6 +179,10 @@ class Conversation:
 
     def receive_data(self, data: bytes) -> list[Event]:
         """Feed bytes read from the bot; return what they mean, in order."""
+        if self.state is State.AWAIT_REPLY:
+            reply = self._whole_reply(data)
+            if reply is not None:
+                return [reply]
         overflow: ProtocolFault | None = None
         try:
             lines = self.buffer.feed(data)
@@ -195,6 +199,25 @@ class Conversation:
         if overflow is not None:
             events.append(overflow)
         return events
+
+    def _whole_reply(self, data: bytes) -> Reply | None:
+        """The awaited reply, when ``data`` is exactly one well-formed line giving it (nearly always);
+        otherwise None, and the general path below reads the same bytes."""
+        if self.buffer.pending or not 0 < len(data) <= self.buffer.max_line or data.find(b"\n") != len(data) - 1:
+            return None
+        raw = data[:-2] if data.endswith(b"\r\n") else data[:-1]
+        try:
+            text = raw.decode("utf-8")
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        if type(message) is not dict or message.get("type", "action") != "action":
+            return None
+        request_id, action = message.get("id"), message.get("action")
+        if type(request_id) is not int or request_id != self.awaiting or type(action) is not str:
+            return None
+        self.state, self.awaiting = State.IDLE, None
+        return Reply(request_id, action, text)
 
     def _receive_line(self, raw: bytes) -> Event:
         try:

@@ -101,3 +101,39 @@ def test_hello_may_decline_the_view(extra: str, expected: Hello | None) -> None:
         assert events[0].kind is FaultKind.MALFORMED and "'view'" in events[0].detail
     else:
         assert events == [expected]
+
+
+REPLIES = [
+    b'{"id":1,"action":"pass"}\n',
+    b'{"id":1,"action":"pass"}\r\n',
+    b'{"type":"action","id":1,"action":"bid 75","note":"extra keys are ignored"}\n',
+    b'{"id":1,"action":"pass","id":2}\n',  # the last of duplicate keys counts: a stale id... of the future
+    b'{"id":true,"action":"pass"}\n',
+    b'{"id":1.0,"action":"pass"}\n',
+    b'{"id":2,"action":"pass"}\n',
+    b'{"id":0,"action":"pass"}\n',
+    b'{"id":1,"action":7}\n',
+    b'{"id":1}\n',
+    b'{"type":"hello","name":"x","version":"1"}\n',
+    b'{"type":"act","id":1,"action":"pass"}\n',
+    b'["id",1]\n',
+    b"\n",
+    b"   \n",
+    b'{"id":1,"action":"p\xe9"}\n',  # not UTF-8
+    b'{"id":1,"action":"pass"}\n{"id":1,"action":"pass"}\n',
+    b'{"id":1,"action":"pass"}',  # no newline yet
+]
+
+
+@pytest.mark.parametrize("data", REPLIES)
+def test_a_whole_reply_read_at_once_means_what_it_means_byte_by_byte(data: bytes) -> None:
+    def awaiting() -> Conversation:
+        conversation = Conversation()
+        conversation.receive_data(b'{"type":"hello","name":"b","version":"1","protocol":"rook/1"}\n')
+        conversation.begin_request()
+        return conversation
+
+    at_once, one_by_one = awaiting(), awaiting()
+    slowly = [event for i in range(len(data)) for event in one_by_one.receive_data(data[i : i + 1])]
+    assert at_once.receive_data(data) == slowly
+    assert (at_once.state, at_once.awaiting) == (one_by_one.state, one_by_one.awaiting)
