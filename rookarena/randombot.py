@@ -30,7 +30,9 @@ def main() -> None:
             out.write(json.dumps({"id": message["id"], "action": str(random_action(legal, rng))}) + "\n")
             out.flush()
         elif kind == "hello":
-            out.write(json.dumps({"type": "hello", "name": "rookarena-random", "version": "1", "protocol": "rook/1"}))
+            # It reads only the legal actions, so it declines the view.
+            hello = {"type": "hello", "name": "rookarena-random", "version": "1", "protocol": "rook/1", "view": False}
+            out.write(json.dumps(hello))
             out.write("\n")
             out.flush()
         elif kind == "bye":
