@@ -150,9 +150,20 @@ class Game:
             return [trump(color) for color in COLORS]
         return []
 
-    def apply(self, action: Action) -> None:
-        """Play ``action`` for the seat to act; raise :class:`IllegalActionError` if it is not legal."""
+    def apply(self, action: Action, *, known_legal: bool = False) -> None:
+        """Play ``action`` for the seat to act; raise :class:`IllegalActionError` if it is not legal.
+
+        ``known_legal=True`` says the action is one of this very state's ``legal_actions()`` (the referee
+        has just picked it from that list): the list is then not derived again.
+        """
         phase = self.phase
+        if known_legal:
+            if phase is Phase.PLAY and type(action) is Play:
+                return self._play(action.card)
+            if phase is Phase.BIDDING and type(action) in (Bid, Pass):
+                return self._call(action)
+            if phase is Phase.DISCARD and type(action) is Discard:
+                return self._discard(action.card)
         if phase is Phase.PLAY and type(action) is Play:
             card = action.card
             if card not in self._legal_cards(self.to_act):

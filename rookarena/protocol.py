@@ -15,7 +15,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import operator
 from collections.abc import Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from rookarena.actions import Action, Bid, Discard, Pass
@@ -358,7 +360,9 @@ def action_text(action: Action) -> str:
 def offered_action(text: str, legal: Sequence[Action]) -> Action | None:
     """The legal action whose text is exactly ``text`` (the usual reply), or None (then parse it to learn why)."""
     action = _TEXT_ACTION.get(text)
-    return action if action is not None and action in legal else None
+    if action is None or not any(map(operator.is_, legal, repeat(action))):  # actions are interned: by identity
+        return None
+    return action
 
 
 _ACTION_JSON: dict[Action, bytes] = {}  # an action's JSON string, quotes included: there are at most a few hundred

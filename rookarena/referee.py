@@ -139,7 +139,7 @@ class Referee:
         if action is None:
             action = random_action(legal, self.rng)
         hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
-        game.apply(action)
+        game.apply(action, known_legal=True)  # from this state's legal list, by the bot or the substitute
         news = after_action_lines(game, seat, action, hands_before, tricks_before, phase_before)
         for outbox, lines, replaced in zip(self.outbox, news, self.replaced, strict=True):
             if lines and not replaced:

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from rookarena.actions import PASS, Action, bid, parse_action
+from rookarena.errors import IllegalActionError
 from rookarena.game import Game
 from rookarena.players import random_action
 from rookarena.presets import PRESETS
@@ -137,3 +138,27 @@ def test_a_whole_reply_read_at_once_means_what_it_means_byte_by_byte(data: bytes
     slowly = [event for i in range(len(data)) for event in one_by_one.receive_data(data[i : i + 1])]
     assert at_once.receive_data(data) == slowly
     assert (at_once.state, at_once.awaiting) == (one_by_one.state, one_by_one.awaiting)
+
+
+@pytest.mark.parametrize("preset", ["tournament", "traditional", "kentucky"])
+def test_applying_a_known_legal_action_changes_the_game_as_the_checked_apply_does(preset: str) -> None:
+    for number in range(3):
+        seed = derive_seed(43, number)
+        checked = Game(PRESETS[preset].rules, random.Random(seed))
+        trusted = Game(PRESETS[preset].rules, random.Random(seed))
+        rng = random.Random(number)
+        while not checked.is_over:
+            legal = checked.legal_actions()
+            assert trusted.legal_actions() == legal
+            action = random_action(legal, rng)
+            checked.apply(action)
+            trusted.apply(action, known_legal=True)
+            state = {key: value for key, value in vars(checked).items() if key != "_rng"}  # two generators
+            assert {key: value for key, value in vars(trusted).items() if key != "_rng"} == state
+        assert trusted.outcome == checked.outcome
+
+
+def test_an_action_of_the_wrong_kind_is_still_refused_when_called_known_legal() -> None:
+    game = Game(PRESETS["tournament"].rules, random.Random(1))  # the auction: a card play is of the wrong kind
+    with pytest.raises(IllegalActionError):
+        game.apply(parse_action("play R5"), known_legal=True)
