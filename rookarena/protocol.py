@@ -377,15 +377,71 @@ def act_line(
     request_id: int,
     *,
     with_view: bool = True,
+    views: ViewEncoder | None = None,
 ) -> bytes:
     """The encoded request, byte for byte ``encode({**act_message(...), "id": request_id})``, built faster:
-    the referee sends one per decision."""
+    the referee sends one per decision. ``views`` keeps what the views of one game share (give the same
+    one for every request of a game)."""
     texts = _ACTION_JSON
     parts = [texts.get(action) or _action_json(action) for action in legal]
     head = b'{"type":"act","deadline_ms":%d,"bank_ms":%d,"legal":[%b]' % (deadline_ms, bank_ms, b",".join(parts))
     if with_view:
-        head += b',"view":' + json.dumps(view_json(view(game, seat)), separators=(",", ":")).encode()
+        head += b',"view":' + (views or ViewEncoder()).encode(game, seat)
     return head + b',"id":%d}\n' % request_id
+
+
+class ViewEncoder:
+    """Encodes views exactly as ``encode(view_json(view(game, seat)))`` does, without building them first.
+
+    The public history of a hand (its calls and finished tricks) only grows, so its encoding is kept and
+    extended from one request to the next; everything else is written out afresh.
+    """
+
+    def __init__(self) -> None:
+        self._hand = -1
+        self._auction: list[str] = []
+        self._tricks: list[str] = []
+
+    def encode(self, game: Game, seat: int) -> bytes:
+        phase = game.phase
+        over = phase is Phase.OVER
+        if over:
+            return json.dumps(view_json(view(game, seat)), separators=(",", ":")).encode()
+        if self._hand != len(game.history):
+            self._hand, self._auction, self._tricks = len(game.history), [], []
+        auction, tricks = self._auction, self._tricks
+        for caller, action in game.auction[len(auction) :]:
+            auction.append(f'{{"seat":{caller},"action":"{action_text(action)}"}}')
+        for trick in game.tricks[len(tricks) :]:
+            cards = _cards_json(trick.cards)
+            tricks.append(
+                f'{{"leader":{trick.leader},"cards":{cards},"winner":{trick.winner},"counters":{trick.counters}}}'
+            )
+        auction_over = phase is not Phase.BIDDING
+        bidder = game.bidder if auction_over else None
+        shown = auction_over and bidder is not None and (seat == bidder or game.rules.nest_seen_by is NestSeenBy.ALL)
+        nest = _cards_json(game.nest) if shown else "null"
+        discards = _cards_json(game.discards) if auction_over and seat == game.bidder else "null"
+        trump = "null" if game.trump is None else f'"{game.trump.value}"'
+        leader = game.trick_leader if phase is Phase.PLAY else "null"
+        sizes = ",".join([str(len(hand)) for hand in game.hands])
+        scores, taken = game.scores, game.taken
+        return (
+            f'{{"seat":{seat},"hand_number":{game.hand_number},"dealer":{game.dealer},"phase":"{phase.value}",'
+            f'"to_act":{game.to_act},"scores":[{scores[0]},{scores[1]}],"hand":{_cards_json(game.hands[seat])},'
+            f'"hand_sizes":[{sizes}],"auction":[{",".join(auction)}],"high_bid":{_json_int(game.high_bid)},'
+            f'"bidder":{_json_int(bidder)},"nest":{nest},"discards":{discards},"trump":{trump},'
+            f'"tricks":[{",".join(tricks)}],"trick_leader":{leader},"trick":{_cards_json(game.trick_cards)},'
+            f'"counters":[{taken[0]},{taken[1]}]}}'
+        ).encode()
+
+
+def _cards_json(cards: Sequence[Card]) -> str:
+    return '["' + '","'.join([str(card) for card in cards]) + '"]' if cards else "[]"
+
+
+def _json_int(value: int | None) -> str:
+    return "null" if value is None else str(value)
 
 
 def _action_json(action: Action) -> bytes:

@@ -25,6 +25,7 @@ from rookarena.game import Game
 from rookarena.players import random_action
 from rookarena.protocol import (
     FaultKind,
+    ViewEncoder,
     act_line,
     after_action_lines,
     deal_messages,
@@ -82,6 +83,7 @@ class Referee:
         self.times: list[list[float]] = [[] for _ in range(4)]
         self.overhead: list[float] = []
         self.outbox: list[list[bytes]] = [[] for _ in range(4)]
+        self.views = ViewEncoder()
 
     async def play(self) -> dict[str, Any]:
         """Play the game to its end (or a forfeit) and return its record."""
@@ -150,10 +152,10 @@ class Referee:
         """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
         bot, move, bank, game = self.bots[seat], self.time.move, self.bank[seat], self.game
         deadline_ms, bank_ms = round(move * 1000), round(bank * 1000)
-        with_view = bot.hello is None or bot.hello.view
+        with_view, views = bot.hello is None or bot.hello.view, self.views
 
         def request(request_id: int) -> bytes:
-            return act_line(game, seat, legal, deadline_ms, bank_ms, request_id, with_view=with_view)
+            return act_line(game, seat, legal, deadline_ms, bank_ms, request_id, with_view=with_view, views=views)
 
         outbox = self.outbox[seat]
         before = b"".join(outbox)

@@ -22,6 +22,7 @@ from rookarena.protocol import (
     FaultKind,
     Hello,
     ProtocolFault,
+    ViewEncoder,
     act_line,
     act_message,
     action_text,
@@ -43,6 +44,7 @@ def test_encoded_requests_and_news_match_their_definitions(preset: str) -> None:
     checked = 0
     for game, number in positions(preset, 3):
         rng = random.Random(number)
+        views = ViewEncoder()  # one per game, as the referee keeps it: asked for every seat's view here
         while not game.is_over:
             seat, legal = game.to_act, game.legal_actions()
             deadline, bank, request_id = rng.choice([0, 1, 1000]), rng.choice([0, 7, 90_000]), checked + 1
@@ -51,6 +53,9 @@ def test_encoded_requests_and_news_match_their_definitions(preset: str) -> None:
                     {**act_message(game, seat, legal, deadline, bank, with_view=with_view), "id": request_id}
                 )
                 assert act_line(game, seat, legal, deadline, bank, request_id, with_view=with_view) == expected
+            for other in range(4):
+                expected = encode({**act_message(game, other, legal, deadline, bank), "id": request_id})
+                assert act_line(game, other, legal, deadline, bank, request_id, views=views) == expected
             action = random_action(legal, rng)
             before = len(game.history), len(game.tricks), game.phase
             game.apply(action)
