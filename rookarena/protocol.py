@@ -365,7 +365,9 @@ def offered_action(text: str, legal: Sequence[Action]) -> Action | None:
     return action
 
 
-_ACTION_JSON: dict[Action, bytes] = {}  # an action's JSON string, quotes included: there are at most a few hundred
+# Encodings remembered by the identity of the action (the engine's actions are interned: a few hundred in
+# all), which costs less than hashing it; the action itself is kept, so that its identity stays its own.
+_ACTION_JSON: dict[int, tuple[Action, bytes]] = {}  # an action's JSON string, quotes included
 
 
 def act_line(
@@ -383,7 +385,7 @@ def act_line(
     the referee sends one per decision. ``views`` keeps what the views of one game share (give the same
     one for every request of a game)."""
     texts = _ACTION_JSON
-    parts = [texts.get(action) or _action_json(action) for action in legal]
+    parts = [(texts.get(id(action)) or _action_json(action))[1] for action in legal]
     head = b'{"type":"act","deadline_ms":%d,"bank_ms":%d,"legal":[%b]' % (deadline_ms, bank_ms, b",".join(parts))
     if with_view:
         head += b',"view":' + (views or ViewEncoder()).encode(game, seat)
@@ -444,9 +446,9 @@ def _json_int(value: int | None) -> str:
     return "null" if value is None else str(value)
 
 
-def _action_json(action: Action) -> bytes:
-    text = _ACTION_JSON[action] = json.dumps(action_text(action)).encode()
-    return text
+def _action_json(action: Action) -> tuple[Action, bytes]:
+    entry = _ACTION_JSON[id(action)] = (action, json.dumps(action_text(action)).encode())
+    return entry
 
 
 def _trick(trick: Trick) -> dict[str, Any]:
@@ -517,7 +519,7 @@ def after_action(
 
 News = tuple[bytes, bytes, bytes, bytes]  # encoded lines for each seat, in seat order
 _QUIET: News = (b"", b"", b"", b"")
-_PLAYED: dict[tuple[int, Action], News] = {}
+_PLAYED: dict[tuple[int, int], tuple[Action, News]] = {}  # by seat and the action's identity, as above
 
 
 def after_action_lines(
@@ -532,11 +534,11 @@ def after_action_lines(
         if tricks == tricks_before:
             if isinstance(action, Discard):
                 return _QUIET
-            cached = _PLAYED.get((seat, action))
+            cached = _PLAYED.get((seat, id(action)))
             if cached is None:
                 line = encode({"type": "played", "seat": seat, "action": action_text(action)})
-                cached = _PLAYED[(seat, action)] = (line, line, line, line)
-            return cached
+                cached = _PLAYED[(seat, id(action))] = (action, (line, line, line, line))
+            return cached[1]
         if tricks == tricks_before + 1:  # a trick is complete and the hand goes on: the same for everyone
             line = after_action_lines(game, seat, action, hands_before, tricks, phase_before)[0]
             line += encode({"type": "trick", **_trick(game.tricks[-1])})
