@@ -266,7 +266,7 @@ class BotProcess:
                 return event
             left = timeout - (now - started)
             if not (self._quick and left > 0 and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
-                with trio.move_on_after(left) as scope:
+                with trio.move_on_after(timeout - (time.perf_counter() - started)) as scope:
                     await trio.lowlevel.wait_readable(fd)
                 if scope.cancelled_caught:
                     self._quick = False

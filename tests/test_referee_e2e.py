@@ -98,6 +98,9 @@ async def test_fault_is_classified_and_forfeits(mode: str, kind: str, detail: st
         assert record["seats"][faults[0]["seat"]] == f"bad-{mode}"
         assert record["result"]["winner"] == 1 - bad_team
         records.replay(record)  # the hands played before the fault are whole and legal
+        if kind == "timeout" and mode != "slow-start":  # quick replies first: the deadline still holds
+            waited = record["timing"][faults[0]["seat"]]["max"]
+            assert 500 <= waited < 1500, waited
     assert processes_with(marker) == []
 
 
