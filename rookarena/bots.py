@@ -281,13 +281,8 @@ class BotProcess:
                 data = b""
             if not data:  # end of output: outside the deadline's scope, so waiting for the exit status is not cut short
                 return self._fail(await self._exit_fault(f"closed its output while the referee awaited {waiting_for}"))
-            events = self.conversation.receive_data(data)
+            pending.extend(self.conversation.receive_data(data))
             now = time.perf_counter()
-            if not pending and len(events) == 1 and type(events[0]) is Reply and not self._debug:
-                self._quick = now - started < QUICK_WAIT  # the usual case: exactly the awaited reply
-                if now - self._yielded <= YIELD_EVERY:
-                    return events[0]
-            pending.extend(events)
 
     async def _exit_fault(self, what: str) -> Fault:
         """A crash fault with the exit status, if the process exits promptly."""

@@ -157,24 +157,16 @@ class Game:
         has just picked it from that list): the list is then not derived again.
         """
         phase = self.phase
-        if known_legal:
-            if phase is Phase.PLAY and type(action) is Play:
-                return self._play(action.card)
-            if phase is Phase.BIDDING and type(action) in (Bid, Pass):
-                return self._call(action)
-            if phase is Phase.DISCARD and type(action) is Discard:
-                return self._discard(action.card)
         if phase is Phase.PLAY and type(action) is Play:
-            card = action.card
-            if card not in self._legal_cards(self.to_act):
+            if not known_legal and action.card not in self._legal_cards(self.to_act):
                 raise IllegalActionError(self._why_illegal(action))
-            self._play(card)
+            self._play(action.card)
         elif phase is Phase.BIDDING and type(action) in (Bid, Pass):
-            if action not in self._legal_calls():
+            if not known_legal and action not in self._legal_calls():
                 raise IllegalActionError(self._why_illegal(action))
             self._call(action)
         elif phase is Phase.DISCARD and type(action) is Discard:
-            if action.card not in self.hands[self.to_act]:
+            if not known_legal and action.card not in self.hands[self.to_act]:
                 raise IllegalActionError(self._why_illegal(action))
             self._discard(action.card)
         elif phase is Phase.TRUMP and type(action) is Trump:

@@ -18,7 +18,7 @@ import json
 import operator
 from collections.abc import Mapping, Sequence
 from itertools import repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 from rookarena.actions import Action, Bid, Discard, Pass
 from rookarena.cards import Card, cards_text
@@ -181,10 +181,6 @@ class Conversation:
 
     def receive_data(self, data: bytes) -> list[Event]:
         """Feed bytes read from the bot; return what they mean, in order."""
-        if self.state is State.AWAIT_REPLY:
-            reply = self._whole_reply(data)
-            if reply is not None:
-                return [reply]
         overflow: ProtocolFault | None = None
         try:
             lines = self.buffer.feed(data)
@@ -201,25 +197,6 @@ class Conversation:
         if overflow is not None:
             events.append(overflow)
         return events
-
-    def _whole_reply(self, data: bytes) -> Reply | None:
-        """The awaited reply, when ``data`` is exactly one well-formed line giving it (nearly always);
-        otherwise None, and the general path below reads the same bytes."""
-        if self.buffer.pending or not 0 < len(data) <= self.buffer.max_line or data.find(b"\n") != len(data) - 1:
-            return None
-        raw = data[:-2] if data.endswith(b"\r\n") else data[:-1]
-        try:
-            text = raw.decode("utf-8")
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            return None
-        if type(message) is not dict or message.get("type", "action") != "action":
-            return None
-        request_id, action = message.get("id"), message.get("action")
-        if type(request_id) is not int or request_id != self.awaiting or type(action) is not str:
-            return None
-        self.state, self.awaiting = State.IDLE, None
-        return Reply(request_id, action, text)
 
     def _receive_line(self, raw: bytes) -> Event:
         try:
@@ -344,17 +321,30 @@ def act_message(
     return message
 
 
-_ACTION_TEXT: dict[Action, str] = {}
-_TEXT_ACTION: dict[str, Action] = {}  # the inverse, for the texts of every action ever offered
+class _Encoded(NamedTuple):
+    action: Action  # kept here, so that the identity it is filed under stays its own
+    text: str
+    json: bytes  # the text as a JSON string, quotes included
+
+
+# Actions and their encodings, filed by the action's identity: the engine's actions are interned (a few
+# hundred in all), and looking one up by identity costs less than hashing it.
+_ACTIONS: dict[int, _Encoded] = {}
+_TEXT_ACTION: dict[str, Action] = {}  # the inverse, for the texts of every action ever encoded
+
+
+def _encoded(action: Action) -> _Encoded:
+    entry = _ACTIONS.get(id(action))
+    if entry is None:
+        text = str(action)
+        entry = _ACTIONS[id(action)] = _Encoded(action, text, json.dumps(text).encode())
+        _TEXT_ACTION.setdefault(text, action)
+    return entry
 
 
 def action_text(action: Action) -> str:
     """``str(action)``, remembered (with its inverse, see :func:`offered_action`)."""
-    text = _ACTION_TEXT.get(action)
-    if text is None:
-        text = _ACTION_TEXT[action] = str(action)
-        _TEXT_ACTION[text] = action
-    return text
+    return _encoded(action).text
 
 
 def offered_action(text: str, legal: Sequence[Action]) -> Action | None:
@@ -363,11 +353,6 @@ def offered_action(text: str, legal: Sequence[Action]) -> Action | None:
     if action is None or not any(map(operator.is_, legal, repeat(action))):  # actions are interned: by identity
         return None
     return action
-
-
-# Encodings remembered by the identity of the action (the engine's actions are interned: a few hundred in
-# all), which costs less than hashing it; the action itself is kept, so that its identity stays its own.
-_ACTION_JSON: dict[int, tuple[Action, bytes]] = {}  # an action's JSON string, quotes included
 
 
 def act_line(
@@ -384,8 +369,8 @@ def act_line(
     """The encoded request, byte for byte ``encode({**act_message(...), "id": request_id})``, built faster:
     the referee sends one per decision. ``views`` keeps what the views of one game share (give the same
     one for every request of a game)."""
-    texts = _ACTION_JSON
-    parts = [(texts.get(id(action)) or _action_json(action))[1] for action in legal]
+    known = _ACTIONS
+    parts = [(known.get(id(action)) or _encoded(action)).json for action in legal]
     head = b'{"type":"act","deadline_ms":%d,"bank_ms":%d,"legal":[%b]' % (deadline_ms, bank_ms, b",".join(parts))
     if with_view:
         head += b',"view":' + (views or ViewEncoder()).encode(game, seat)
@@ -444,11 +429,6 @@ def _cards_json(cards: Sequence[Card]) -> str:
 
 def _json_int(value: int | None) -> str:
     return "null" if value is None else str(value)
-
-
-def _action_json(action: Action) -> tuple[Action, bytes]:
-    entry = _ACTION_JSON[id(action)] = (action, json.dumps(action_text(action)).encode())
-    return entry
 
 
 def _trick(trick: Trick) -> dict[str, Any]:
@@ -519,33 +499,14 @@ def after_action(
 
 News = tuple[bytes, bytes, bytes, bytes]  # encoded lines for each seat, in seat order
 _QUIET: News = (b"", b"", b"", b"")
-_PLAYED: dict[tuple[int, int], tuple[Action, News]] = {}  # by seat and the action's identity, as above
+_PLAYED: dict[tuple[int, int], News] = {}  # by seat and the action's identity (the action is kept in _ACTIONS)
 
 
-def after_action_lines(
-    game: Game, seat: int, action: Action, hands_before: int, tricks_before: int, phase_before: Phase
-) -> News:
-    """:func:`after_action`, encoded: each seat's notifications as one block of lines.
-
-    The usual case, an action that completes nothing, is the same cached line for every seat.
-    """
-    if len(game.history) == hands_before and game.phase is phase_before:
-        tricks = len(game.tricks)
-        if tricks == tricks_before:
-            if isinstance(action, Discard):
-                return _QUIET
-            cached = _PLAYED.get((seat, id(action)))
-            if cached is None:
-                line = encode({"type": "played", "seat": seat, "action": action_text(action)})
-                cached = _PLAYED[(seat, id(action))] = (action, (line, line, line, line))
-            return cached[1]
-        if tricks == tricks_before + 1:  # a trick is complete and the hand goes on: the same for everyone
-            line = after_action_lines(game, seat, action, hands_before, tricks, phase_before)[0]
-            line += encode({"type": "trick", **_trick(game.tricks[-1])})
-            return (line, line, line, line)
-    encoded: dict[int, bytes] = {}  # a public message is the same object for every seat: encode it once
+def encode_per_seat(per_seat: Sequence[Sequence[Mapping[str, Any]]]) -> News:
+    """Each seat's messages as one block of lines; a message given to several seats is encoded once."""
+    encoded: dict[int, bytes] = {}
     blocks: list[bytes] = []
-    for messages in after_action(game, seat, action, hands_before, tricks_before):
+    for messages in per_seat:
         lines = []
         for message in messages:
             data = encoded.get(id(message))
@@ -554,6 +515,32 @@ def after_action_lines(
             lines.append(data)
         blocks.append(b"".join(lines))
     return (blocks[0], blocks[1], blocks[2], blocks[3])
+
+
+def after_action_lines(
+    game: Game, seat: int, action: Action, hands_before: int, tricks_before: int, phase_before: Phase
+) -> News:
+    """:func:`after_action`, encoded: each seat's notifications as one block of lines.
+
+    The usual case, an action that completes nothing, is the same cached line for every seat; so is a
+    completed trick in a hand that goes on.
+    """
+    if len(game.history) == hands_before and game.phase is phase_before:
+        tricks = len(game.tricks)
+        if tricks == tricks_before:
+            return _QUIET if isinstance(action, Discard) else _played(seat, action)
+        if tricks == tricks_before + 1:
+            line = _played(seat, action)[0] + encode({"type": "trick", **_trick(game.tricks[-1])})
+            return (line, line, line, line)
+    return encode_per_seat(after_action(game, seat, action, hands_before, tricks_before))
+
+
+def _played(seat: int, action: Action) -> News:
+    news = _PLAYED.get((seat, id(action)))
+    if news is None:
+        line = encode({"type": "played", "seat": seat, "action": action_text(action)})
+        news = _PLAYED[(seat, id(action))] = (line, line, line, line)
+    return news
 
 
 def _nest_message(

@@ -25,11 +25,12 @@ from rookarena.game import Game
 from rookarena.players import random_action
 from rookarena.protocol import (
     FaultKind,
+    News,
     ViewEncoder,
     act_line,
     after_action_lines,
     deal_messages,
-    encode,
+    encode_per_seat,
     game_message,
     offered_action,
 )
@@ -92,13 +93,13 @@ class Referee:
             for seat, bot in enumerate(self.bots):
                 if self.replaced[seat]:
                     self._fault(seat, bot.fault or Fault(FaultKind.CRASH, "not running"))
-            self._post(self._start_messages())
+            self._post(encode_per_seat(self._start_messages()))
             while not self.game.is_over:
                 await self._decide()
             await self._flush()
         except _ForfeitError as exc:
             forfeit = exc.seat
-            self._post([[self._forfeit_message(exc.seat)]] * 4)
+            self._post(encode_per_seat([[self._forfeit_message(exc.seat)]] * 4))
             await self._flush()
         return self._record(forfeit)
 
@@ -142,10 +143,7 @@ class Referee:
             action = random_action(legal, self.rng)
         hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
         game.apply(action, known_legal=True)  # from this state's legal list, by the bot or the substitute
-        news = after_action_lines(game, seat, action, hands_before, tricks_before, phase_before)
-        for outbox, lines, replaced in zip(self.outbox, news, self.replaced, strict=True):
-            if lines and not replaced:
-                outbox.append(lines)
+        self._post(after_action_lines(game, seat, action, hands_before, tricks_before, phase_before))
         self.overhead.append(perf_counter() - started - waited)
 
     async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:
@@ -203,19 +201,14 @@ class Referee:
         if not bot.alive:
             self.replaced[seat] = True
 
-    def _post(self, per_seat: Sequence[Sequence[dict[str, Any]]]) -> None:
-        """Queue notifications; each seat gets its queue with its next request, or at the end of the game.
+    def _post(self, news: News) -> None:
+        """Queue each seat's encoded news; it goes with the seat's next request, or at the end of the game.
 
         Writing to a pipe costs far more than encoding a line, so a seat's news travels in one write.
         """
-        encoded: dict[int, bytes] = {}  # a public message is the same object for every seat: encode it once
-        for seat, messages in enumerate(per_seat):
-            if not self.replaced[seat]:
-                for message in messages:
-                    data = encoded.get(id(message))
-                    if data is None:
-                        data = encoded[id(message)] = encode(message)
-                    self.outbox[seat].append(data)
+        for outbox, lines, replaced in zip(self.outbox, news, self.replaced, strict=True):
+            if lines and not replaced:
+                outbox.append(lines)
 
     async def _flush(self) -> None:
         for seat, bot in enumerate(self.bots):

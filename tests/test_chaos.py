@@ -14,6 +14,7 @@ import sys
 import uuid
 
 import pytest
+from procs import processes_with
 
 ROOT = pathlib.Path(__file__).parent.parent
 BAD = ROOT / "tests" / "bots" / "bad_bot.py"
@@ -59,19 +60,6 @@ def config_text(marker: str) -> str:
         if mode == "cpu-spin":
             lines.append("    limits: {cpu: 1}")
     return "\n".join(lines) + "\n"
-
-
-def processes_with(marker: str) -> list[str]:
-    found = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
-            if marker in cmdline:
-                found.append(f"{proc.name} {cmdline}")
-    return found
 
 
 @pytest.mark.slow

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from procs import processes_with
 
 from rookarena import league
 from rookarena.config import LeagueConfig, load
@@ -104,26 +105,10 @@ def outcomes(records: list[dict[str, Any]]) -> set[tuple[str, str]]:
     return {outcome(record) for record in records}
 
 
-def processes_with(marker: str) -> list[str]:
-    """Live processes whose environment carries ``marker`` (a zombie's environment reads as empty)."""
-    found = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            environ = (proc / "environ").read_bytes()
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if marker.encode() in environ:
-            found.append(f"{proc.name} {cmdline}")
-    return found
-
-
 def no_processes_with(marker: str, within: float = 5.0) -> list[str]:
     """Wait up to ``within`` seconds for every process carrying ``marker`` to end; return the survivors."""
     deadline = time.monotonic() + within
-    while (left := processes_with(marker)) and time.monotonic() < deadline:
+    while (left := processes_with(marker, in_environment=True)) and time.monotonic() < deadline:
         time.sleep(0.05)
     return left
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import trio
+from procs import processes_with
 
 from rookarena import records
 from rookarena.bots import BotSpec, Limits
@@ -24,21 +25,6 @@ from rookarena.tournament import Match, MatchConfig
 HERE = pathlib.Path(__file__).parent
 ROOT = HERE.parent
 RANDOM_BOT = (sys.executable, str(ROOT / "sample_bots" / "python" / "random_bot.py"))
-
-
-def processes_with(marker: str) -> list[str]:
-    found = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (proc / "stat").read_text().split(") ", 1)[1].split()[0]
-        except OSError:
-            continue
-        if marker in cmdline:
-            found.append(f"{proc.name} [{state}] {cmdline}")
-    return found
 
 
 async def play(

@@ -13,6 +13,7 @@ import time
 import uuid
 
 import pytest
+from procs import processes_with
 
 ROOT = pathlib.Path(__file__).parent.parent
 
@@ -28,18 +29,6 @@ def league(tmp_path: pathlib.Path, marker: str) -> pathlib.Path:
         ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
-
-
-def bots_alive(marker: str) -> list[int]:
-    alive = []
-    for proc in pathlib.Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                if marker.encode() in (proc / "environ").read_bytes():
-                    alive.append(int(proc.name))
-            except OSError:
-                continue
-    return alive
 
 
 @pytest.mark.slow
@@ -67,10 +56,10 @@ def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathli
     for line in lines:  # every record is whole
         json.loads(line)
     time.sleep(0.5)
-    assert bots_alive(marker) == []
+    assert processes_with(marker, in_environment=True) == []
     resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=300, check=False)
     assert resumed.returncode == 0, resumed.stderr
     ids = [json.loads(line)["game_id"] for line in games.read_text().splitlines()]
     assert len(ids) == len(set(ids)) == 40
-    assert bots_alive(marker) == []
+    assert processes_with(marker, in_environment=True) == []
     assert os.path.exists(out / "standings.json")
