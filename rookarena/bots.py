@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 READ_CHUNK = 65536
 QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without parking the task
 YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
+EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
+STOP_WAIT = 5.0  # seconds: the most a stop waits for the kernel to reap a killed process or end a pipe
+KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -124,7 +127,9 @@ class BotProcess:
         self.fault: Fault | None = None  # set once the bot can no longer be talked to
         self.stderr_bytes = 0
         self.stderr_dropped = 0
-        self.ignored: list[str] = []
+        self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
+        self.ignored_count = 0
+        self.log_problem: str | None = None  # why its stderr log could not be written, if it could not
         self._pending: list[Event] = []
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self.left_behind = 0  # processes of its session still running after it exited on its own
@@ -135,6 +140,7 @@ class BotProcess:
         self._debug = log.isEnabledFor(logging.DEBUG)  # log every line (decided once: checking costs time)
         self._drain_scope = trio.CancelScope()
         self._drain_done = trio.Event()
+        self._tasks_scope = trio.CancelScope()  # the watcher's: cancelled when the bot is stopped
 
     @property
     def alive(self) -> bool:
@@ -205,7 +211,7 @@ class BotProcess:
         if sent == len(data):
             return None
         assert self.process is not None and self.process.stdin is not None
-        with trio.move_on_after(timeout - (time.perf_counter() - started)) as scope:
+        with trio.move_on_after(max(0.0, timeout - (time.perf_counter() - started))) as scope:
             try:
                 await self.process.stdin.send_all(data[sent:])
             except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -226,6 +232,9 @@ class BotProcess:
         """
         if self.fault is not None:
             return self.fault, 0.0
+        early = self._take_early()
+        if early is not None:
+            return early, 0.0
         data = before + request(self.conversation.begin_request())
         started = time.perf_counter()
         fault = await self._write(data, started, timeout)
@@ -235,6 +244,40 @@ class BotProcess:
             return event, time.perf_counter() - started
         return fault, time.perf_counter() - started
 
+    def _take_early(self) -> Fault | None:
+        """Read what the bot wrote since its last reply, before the next request is sent.
+
+        Those lines are judged while no request is open, so a reply is only ever matched with the request
+        that was outstanding when it arrived: a guessed id for a request not yet sent is ignored, however the
+        reads happen to split. A bot that writes more than ``EARLY_MAX`` bytes unasked is stopped.
+        """
+        poller, fd, read = self._poller, self._stdout_fd, 0
+        while poller.poll(0):
+            try:
+                data = os.read(fd, READ_CHUNK)
+            except BlockingIOError:  # pragma: no cover - readiness without data
+                return None
+            except OSError:
+                data = b""
+            if not data:
+                return None  # end of output: the next read reports it, with the exit status
+            read += len(data)
+            for event in self.conversation.receive_data(data):
+                if isinstance(event, Ignored):
+                    self._ignore(event)
+                elif isinstance(event, ProtocolFault):  # a reply is never taken while no request is open
+                    return self._fail(Fault(event.kind, event.detail, event.line))
+            if read > EARLY_MAX:
+                self._over_limit(f"output: wrote more than {EARLY_MAX} bytes while no request was open")
+                return self.fault
+        return None
+
+    def _ignore(self, event: Ignored) -> None:
+        self.ignored_count += 1
+        if len(self.ignored) < KEPT_IGNORED:
+            self.ignored.append(event.reason)
+            log.info("%s: ignored %s: %r", self.label, event.reason, event.line[:200])
+
     async def _next_event(self, started: float, timeout: float, waiting_for: str) -> Hello | Reply | Fault:
         """The next hello or reply (ignored lines are logged and skipped), or a fault, within ``timeout``
         seconds of ``started`` (a ``time.perf_counter()``: durations are measured by the system clock).
@@ -243,17 +286,21 @@ class BotProcess:
         ``QUICK_WAIT`` seconds is first waited for in the kernel, outside the scheduler: a reply that
         comes that soon then costs one ``poll`` and one ``read``, where parking the task costs the event
         loop about as much again as the round trip itself (see ``bench/league.py``). Other tasks wait at
-        most that long, and get their turn at least every ``YIELD_EVERY`` seconds.
+        most that long, and get their turn at least every ``YIELD_EVERY`` seconds, however fast the bot
+        writes. When the deadline passes, what is already in the pipe is still read: a reply the referee
+        finds waiting when it looks at the clock counts as in time, so a referee slowed down by the machine
+        never blames a bot for its own lateness.
         """
         pending = self._pending
         fd = self._stdout_fd
+        deadline = started + timeout
         now = time.perf_counter()
+        last_look = False
         while True:
             while pending:
                 event = pending.pop(0)
                 if isinstance(event, Ignored):
-                    log.info("%s: ignored %s: %r", self.label, event.reason, event.line[:200])
-                    self.ignored.append(event.reason)
+                    self._ignore(event)
                     continue
                 if isinstance(event, ProtocolFault):
                     return self._fail(Fault(event.kind, event.detail, event.line))
@@ -264,18 +311,28 @@ class BotProcess:
                     self._yielded = now
                     await trio.lowlevel.checkpoint()
                 return event
-            left = timeout - (now - started)
-            if not (self._quick and left > 0 and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
-                with trio.move_on_after(timeout - (time.perf_counter() - started)) as scope:
+            if last_look:
+                return self._timed_out(timeout, waiting_for)
+            left = deadline - now
+            if left <= 0:
+                last_look = True
+                if not self._poller.poll(0):
+                    return self._timed_out(timeout, waiting_for)
+            elif not (self._quick and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
+                with trio.move_on_at(trio.current_time() + max(0.0, deadline - time.perf_counter())) as scope:
                     await trio.lowlevel.wait_readable(fd)
-                if scope.cancelled_caught:
-                    self._quick = False
-                    self.conversation.abandon()
-                    return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
                 self._yielded = time.perf_counter()
+                if scope.cancelled_caught:
+                    last_look = True
+                    if not self._poller.poll(0):
+                        return self._timed_out(timeout, waiting_for)
+            elif time.perf_counter() - self._yielded > YIELD_EVERY:
+                self._yielded = time.perf_counter()
+                await trio.lowlevel.checkpoint()
             try:
                 data = os.read(fd, READ_CHUNK)
             except BlockingIOError:  # pragma: no cover - readiness without data
+                now = time.perf_counter()
                 continue
             except OSError:
                 data = b""
@@ -283,6 +340,11 @@ class BotProcess:
                 return self._fail(await self._exit_fault(f"closed its output while the referee awaited {waiting_for}"))
             pending.extend(self.conversation.receive_data(data))
             now = time.perf_counter()
+
+    def _timed_out(self, timeout: float, waiting_for: str) -> Fault:
+        self._quick = False
+        self.conversation.abandon()
+        return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
 
     async def _exit_fault(self, what: str) -> Fault:
         """A crash fault with the exit status, if the process exits promptly."""
@@ -327,19 +389,26 @@ class BotProcess:
         """Count the bot's processes (its whole session) a few times a second; stop it past ``most``."""
         assert self.process is not None
         sid = self.process.pid
-        while self.process.returncode is None and self.fault is None:
-            if len(session_members(sid)) > most:
-                self._over_limit(f"processes: more than {most} at once")
-                return
-            await trio.sleep(0.1)
+        with self._tasks_scope:
+            while self.process.returncode is None and self.fault is None:
+                if len(session_members(sid)) > most:
+                    self._over_limit(f"processes: more than {most} at once")
+                    return
+                await trio.sleep(0.1)
 
     # -- stderr ---------------------------------------------------------------------------------
 
     async def _drain_stderr(self) -> None:
-        assert self.process is not None and self.process.stderr is not None
-        stream = self.process.stderr
-        sink: IO[bytes] | None = open(self.log_path, "ab") if self.log_path else None  # noqa: SIM115
+        """Copy the bot's stderr to its log (up to the cap) until the pipe ends or the bot is stopped.
+
+        Whatever happens to the log (it cannot be created, the disk fills, its folder is removed), the bot
+        plays on, its stderr is still drained and counted, and the done event is set on every path.
+        """
+        sink: IO[bytes] | None = None
         try:
+            assert self.process is not None and self.process.stderr is not None
+            stream = self.process.stderr
+            sink = self._open_log()
             with self._drain_scope:
                 while True:
                     try:
@@ -354,24 +423,60 @@ class BotProcess:
                     self.stderr_dropped += len(data) - len(kept)
                     self.stderr_tail = (self.stderr_tail + data)[-4096:]
                     if sink is not None and kept:
-                        sink.write(kept)
-                        sink.flush()
+                        try:
+                            sink.write(kept)
+                            sink.flush()
+                        except OSError as exc:
+                            self._close_log(sink, f"cannot write {self.log_path!r}: {exc.strerror or exc}")
+                            sink = None
                     if self.stderr_dropped:
                         self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
         finally:
             if sink is not None:
-                if self.stderr_dropped:
-                    sink.write(f"\n[rookarena: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
-                sink.close()
+                with contextlib.suppress(OSError):
+                    if self.stderr_dropped:
+                        sink.write(f"\n[rookarena: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
+                self._close_log(sink, None)
             self._drain_done.set()
+
+    def _open_log(self) -> IO[bytes] | None:
+        """The bot's stderr log, opened for appending (its folder made again if it was removed), or None."""
+        if not self.log_path:
+            return None
+        try:
+            os.makedirs(os.path.dirname(self.log_path) or ".", exist_ok=True)
+            return open(self.log_path, "ab")  # closed by _drain_stderr on every path
+        except OSError as exc:
+            self._log_failed(f"cannot open {self.log_path!r}: {exc.strerror or exc}")
+            return None
+
+    def _close_log(self, sink: IO[bytes], problem: str | None) -> None:
+        with contextlib.suppress(OSError):
+            sink.close()
+        if problem is not None:
+            self._log_failed(problem)
+
+    def _log_failed(self, problem: str) -> None:
+        if self.log_problem is None:
+            self.log_problem = problem
+            log.warning("%s: %s; its stderr is discarded", self.label, problem)
 
     # -- stopping -------------------------------------------------------------------------------
 
     async def stop(self) -> None:
-        """End of input, a grace period, SIGTERM, then SIGKILL to the whole process group; reap it."""
+        """End of input, a grace period, SIGTERM, then SIGKILL to the whole process group; reap it.
+
+        Shielded from cancellation (a stop that is cut short would leave the bot running) and bounded:
+        every wait has a deadline, so a stop ends within ``2 * grace + 2 * STOP_WAIT`` seconds whatever the
+        bot does.
+        """
         process = self.process
         if process is None or self.ended_by is not None:
             return
+        with trio.CancelScope(shield=True):
+            await self._stop(process)
+
+    async def _stop(self, process: trio.Process) -> None:
         self.conversation.close()
         if self.fault is None:
             self.fault = Fault(FaultKind.CRASH, "stopped by the referee")
@@ -394,15 +499,19 @@ class BotProcess:
         for pid in session_members(process.pid):  # and in the session, if they changed group
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        with trio.CancelScope(shield=True):
+        with trio.move_on_after(STOP_WAIT):
             await process.wait()
+        if process.returncode is None:  # pragma: no cover - a process the kernel cannot end (stuck in I/O)
+            log.warning("%s: pid %d did not end within %g s of SIGKILL", self.label, process.pid, STOP_WAIT)
+        self._tasks_scope.cancel()
         with trio.move_on_after(self.limits.grace):
-            await self._drain_done.wait()
+            await self._drain_done.wait()  # the rest of its stderr, up to end of file
         self._drain_scope.cancel()
-        with trio.CancelScope(shield=True):
+        with trio.move_on_after(STOP_WAIT):
             await self._drain_done.wait()
-            for stream in (process.stdout, process.stderr):
-                if stream is not None:
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     await stream.aclose()
 
 

@@ -17,6 +17,7 @@ import yaml
 
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.errors import RookError
+from rookarena.names import name_problem
 from rookarena.presets import resolve
 from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
@@ -193,6 +194,14 @@ class _Reader:
             raise self.fail(node, key, f"expected a non-empty string, got {self._show(node)}")
         return value
 
+    def name(self, node: yaml.Node, key: str) -> str:
+        """A bot's or the league's name: it becomes part of game ids and file names."""
+        value = self.string(node, key)
+        problem = name_problem(value)
+        if problem is not None:
+            raise self.fail(node, key, f"{value!r} cannot be a name: {problem}")
+        return value
+
     # -- the whole file -------------------------------------------------------------------------
 
     def config(self, root: yaml.Node | None, text: str) -> LeagueConfig:
@@ -200,7 +209,10 @@ class _Reader:
             raise self.fail(None, "bots", "the file is empty: expected at least 'bots:' with two bots")
         top = self.mapping(root, "", TOP_KEYS)
         get = top.get
-        name = self.string(top["name"][1], "name") if "name" in top else pathlib.Path(self.filename).stem
+        name = self.name(top["name"][1], "name") if "name" in top else pathlib.Path(self.filename).stem
+        problem = None if "name" in top else name_problem(name)
+        if problem is not None:
+            raise self.fail(root, "name", f"missing, and the file's name {name!r} cannot stand for it: {problem}")
         rules_name, rules = self.rules(get("rules"))
         fmt = self.choice(top["format"][1], "format", FORMATS) if "format" in top else "round-robin"
         duplicate = self.boolean(top["duplicate"][1], "duplicate") if "duplicate" in top else True
@@ -298,7 +310,7 @@ class _Reader:
             for required, what in (("name", "the bot's name"), ("command", "the program to run")):
                 if required not in keys:
                     raise self.fail(item, f"{where}.{required}", f"missing: expected {what}")
-            name = self.string(keys["name"][1], f"{where}.name")
+            name = self.name(keys["name"][1], f"{where}.name")
             if name in seen:
                 raise self.fail(keys["name"][1], f"{where}.name", f"{name!r} is already the name of bots[{seen[name]}]")
             seen[name] = index
@@ -345,8 +357,12 @@ class _Reader:
         where = pathlib.Path(cwd) if cwd else pathlib.Path.cwd()
         program = words[0]
         if "/" in program:
-            if not _exists(where / program):
+            path = where / program
+            if not _exists(path):
                 raise self.fail(node, key, f"no program {program!r} (relative to {str(where)!r})")
+            problem = program_problem(path)
+            if problem is not None:
+                raise self.fail(node, key, f"{program!r} {problem}")
         elif shutil.which(program) is None:
             raise self.fail(node, key, f"no program {program!r} on PATH")
         if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
@@ -383,6 +399,15 @@ def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
             for entry in config.entries
         ],
     }
+
+
+def program_problem(path: pathlib.Path) -> str | None:
+    """Why the file at ``path`` cannot be run as a program, or None when it can."""
+    if _is_dir(path):
+        return "is a directory, not a program"
+    if not os.access(path, os.X_OK):
+        return f"is not executable: make it so (chmod +x {str(path)!r}) or name its interpreter first"
+    return None
 
 
 def _one_line(text: object) -> str:

@@ -92,8 +92,18 @@ def _result(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    """One record as one line of JSON (no newline)."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    """One record as one line of JSON (no newline), always encodable as UTF-8.
+
+    A bot's text (its hello, a reply quoted in a fault) may hold a lone surrogate from a JSON escape such
+    as ``"\\ud800"``; such a record is written with every non-ASCII character escaped, which reads back the same.
+    """
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            return json.dumps(record, separators=(",", ":"))
+    return text
 
 
 def loads(line: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from typing import Any
 import trio
 
 from rookarena.bots import BotProcess, BotSpec, Fault, Limits
+from rookarena.names import safe_file_name
 from rookarena.protocol import bye_message
 from rookarena.records import derive_seed, new_game
 from rookarena.referee import FaultPolicy, GameSetup, Referee, TimeControl, forfeit_record
@@ -154,9 +155,8 @@ class Match:
             log_path = None
             if self.config.log_dir is not None:
                 first = self.config.plan[0].index + 1 if self.config.plan else 1
-                log_path = str(
-                    self.config.log_dir / f"{_safe(spec.name)}-{self.config.match_id}-g{first}-s{slot}.stderr.log"
-                )
+                stem = f"{spec.name}-{self.config.match_id}-g{first}-s{slot}"
+                log_path = str(self.config.log_dir / safe_file_name(stem, ".stderr.log"))
             proc = BotProcess(spec, label, log_path, self.config.limits)
             self.procs[slot] = proc
             fault = await proc.start(nursery)
@@ -216,7 +216,3 @@ class Match:
             for proc in self.procs:
                 if proc is not None:
                     stoppers.start_soon(stop, proc)
-
-
-def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name) or "bot"
