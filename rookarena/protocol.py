@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import hashlib
 import json
 import operator
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Any, NamedTuple
 
 from rookarena.actions import Action, Bid, Discard, Pass
 from rookarena.cards import Card, cards_text
+from rookarena.contract import describe, reply_problems
 from rookarena.game import Game, HandResult, Phase, Trick
 from rookarena.rules import NestSeenBy, Rules
 from rookarena.views import View, view
@@ -56,6 +58,9 @@ class Hello:
     name: str
     version: str
     view: bool = True  # False: the bot asked for requests without its view (it follows the game from the news)
+    missing: tuple[str, ...] = dataclasses.field(
+        default=(), compare=False
+    )  # recommended fields the hello left out ("version", "protocol")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -199,6 +204,7 @@ class Conversation:
         return events
 
     def _receive_line(self, raw: bytes) -> Event:
+        """One line from the bot, judged by the contract of PROTOCOL.md §6 and §9."""
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -210,50 +216,65 @@ class Conversation:
         except (ValueError, RecursionError):  # not JSON, or JSON too deep or with too long a number
             return ProtocolFault(FaultKind.MALFORMED, "line is not JSON", text)
         if not isinstance(message, dict):
-            return ProtocolFault(FaultKind.MALFORMED, "expected a JSON object", text)
-        kind = message.get("type", "action" if "id" in message or "action" in message else None)
-        if kind is not None and not isinstance(kind, str):
-            return ProtocolFault(FaultKind.MALFORMED, "'type' must be a string", text)
-        if kind not in _ACCEPTS[self.state]:
-            if self.state is State.IDLE and kind == "action":
-                return Ignored("a reply when no request is open", text)
-            expected = " or ".join(sorted(_ACCEPTS[self.state])) or "nothing"
+            return ProtocolFault(FaultKind.MALFORMED, f"expected a JSON object, got {describe(message)}", text)
+        kind = message.get("type", "action")  # a reply may leave its type out
+        if not isinstance(kind, str):
+            return ProtocolFault(FaultKind.MALFORMED, f"'type' must be a string, got {describe(kind)}", text)
+        if kind not in ("hello", "action"):
             return ProtocolFault(
-                FaultKind.PROTOCOL,
-                f"unexpected message {kind!r} in state {self.state.value}: expected {expected}",
-                text,
+                FaultKind.PROTOCOL, f"unknown message type {kind!r}: a bot sends only its hello and replies", text
             )
+        if kind not in _ACCEPTS[self.state] and not (kind == "action" and self.state is State.IDLE):
+            if self.state is State.AWAIT_HELLO:
+                detail = "a reply before the bot's hello: answer the referee's hello first"
+            elif kind == "hello":
+                detail = "a second hello: send it once, at the start"
+            else:
+                detail = f"unexpected {kind} in state {self.state.value}"
+            return ProtocolFault(FaultKind.PROTOCOL, detail, text)
         if kind == "hello":
             return self._receive_hello(message, text)
         return self._receive_action(message, text)
 
     def _receive_hello(self, message: dict[str, Any], text: str) -> Event:
+        missing = tuple(field for field in ("version", "protocol") if field not in message)
         protocol = message.get("protocol", VERSION)
         if protocol != VERSION:
-            return ProtocolFault(FaultKind.PROTOCOL, f"bot speaks protocol {protocol!r}, the referee {VERSION!r}", text)
+            shown = repr(protocol) if isinstance(protocol, str) else describe(protocol)
+            return ProtocolFault(FaultKind.PROTOCOL, f"bot speaks protocol {shown}, the referee {VERSION!r}", text)
         name, version = message.get("name"), message.get("version", "")
-        if not isinstance(name, str) or not name or not isinstance(version, str):
+        if "name" not in message:
+            return ProtocolFault(FaultKind.MALFORMED, "hello has no 'name' (a non-empty string)", text)
+        if not isinstance(name, str) or not name:
             return ProtocolFault(
-                FaultKind.MALFORMED, "hello needs 'name' (a non-empty string) and 'version' (a string)", text
+                FaultKind.MALFORMED, f"hello's 'name' must be a non-empty string, got {describe(name)}", text
+            )
+        if not isinstance(version, str):
+            return ProtocolFault(
+                FaultKind.MALFORMED, f"hello's 'version' must be a string, got {describe(version)}", text
             )
         wants_view = message.get("view", True)
         if not isinstance(wants_view, bool):
-            return ProtocolFault(FaultKind.MALFORMED, "hello's 'view' must be true or false", text)
-        self.hello = Hello(name, version, wants_view)
+            return ProtocolFault(
+                FaultKind.MALFORMED, f"hello's 'view' must be true or false, got {describe(wants_view)}", text
+            )
+        self.hello = Hello(name, version, wants_view, missing)
         self.state = State.IDLE
         return self.hello
 
     def _receive_action(self, message: dict[str, Any], text: str) -> Event:
-        request_id, action = message.get("id"), message.get("action")
-        if not isinstance(request_id, int) or isinstance(request_id, bool):
-            return ProtocolFault(FaultKind.MALFORMED, "reply needs 'id' (the request's id, an integer)", text)
+        problems = reply_problems(message)
+        if problems:
+            return ProtocolFault(FaultKind.MALFORMED, "; ".join(problems), text)
+        request_id: int = message["id"]
+        shown = describe(request_id).removeprefix("the integer ")
+        if self.state is State.IDLE:
+            return Ignored(f"a reply with id {shown} arrived when no request was open", text)
         if request_id != self.awaiting:
-            age = "stale" if request_id < self._next_id else "unknown"
-            return Ignored(f"{age} id {request_id}, awaiting {self.awaiting}", text)
-        if not isinstance(action, str):
-            return ProtocolFault(FaultKind.MALFORMED, "reply needs 'action' (one of the legal strings)", text)
+            age = "an earlier request's (stale)" if 0 < request_id < self._next_id else "never sent (unknown)"
+            return Ignored(f"a reply with id {shown} arrived while {self.awaiting} was awaited: that id is {age}", text)
         self.state, self.awaiting = State.IDLE, None
-        return Reply(request_id, action, text)
+        return Reply(request_id, message["action"], text)
 
 
 def _quote(raw: bytes) -> str:
@@ -268,8 +289,16 @@ def hello_message(referee: str) -> dict[str, Any]:
 
 
 def game_message(
-    *, game_id: str, seat: int, rules: Rules, rules_name: str, players: Sequence[str], first_dealer: int
+    *,
+    game_id: str,
+    seat: int,
+    rules: Rules,
+    rules_name: str,
+    players: Sequence[str],
+    first_dealer: int,
+    seed: int,
 ) -> dict[str, Any]:
+    """The start of a game for one seat. ``seed`` is the seat's own seed for the game (see :func:`seat_seed`)."""
     return {
         "type": "game",
         "game": game_id,
@@ -279,7 +308,19 @@ def game_message(
         "rules_name": rules_name,
         "rules": rules.to_mapping(),
         "first_dealer": first_dealer,
+        "seed": seed,
     }
+
+
+SEAT_SEED_BITS = 31  # a seat's seed fits a signed 32-bit integer, and is exact in every JSON reader
+
+
+def seat_seed(deal_seed: int, seat: int) -> int:
+    """The seed a seat is given for a game: a function of the game's deal seed and the seat only, so a
+    replayed or resumed game gives its bots the same seeds, and with duplicate deals the bot at a seat
+    gets the seed the other team's bot had at that seat on the same cards."""
+    text = f"{deal_seed}/seat/{seat}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> (32 - SEAT_SEED_BITS)
 
 
 def view_json(v: View) -> dict[str, Any]:

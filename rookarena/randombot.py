@@ -1,8 +1,11 @@
-"""A random rook/1 bot shipped inside the package (``python -m rookarena.randombot``).
+"""A random rook/1 bot shipped inside the package (``python -m rookarena.randombot [SALT] [--passive]``).
 
-It plays :func:`rookarena.players.random_action` (seeded per game when given a seed argument) and
-serves as the opponent of ``rookarena check-bot`` and in benchmarks, where the sample bots of the
-source tree may not be installed.
+It plays :func:`rookarena.players.random_action`, reseeded on every ``game`` message from the game's
+``seed`` (PROTOCOL.md §5), so that a game's choices depend on the game alone, never on the process or
+on what it played before; a SALT on the command line (any word) is mixed in, to tell two random bots
+apart. With ``--passive`` it passes in the auction whenever it may (``rookarena check-bot`` uses it, so
+that the bot checked wins auctions). It serves as the opponent of ``check-bot`` and in benchmarks,
+where the sample bots of the source tree may not be installed.
 """
 
 from __future__ import annotations
@@ -16,18 +19,26 @@ from rookarena.players import random_action
 
 
 def main() -> None:
-    seed = sys.argv[1] if len(sys.argv) > 1 else None
-    rng = random.Random(seed)
+    args = sys.argv[1:]
+    passive = "--passive" in args
+    words = [arg for arg in args if arg != "--passive"]
+    salt = words[0] if words else ""
+    rng = random.Random(salt)
     out = sys.stdout
     for line in sys.stdin:
+        if not line.strip():
+            continue
         message = json.loads(line)
         kind = message.get("type")
-        if kind == "game" and seed is not None:
-            # Reseeded per game and seat: a game's choices do not depend on what the process played before.
-            rng = random.Random(f"{seed}/{message['game']}/{message['seat']}")
+        if kind == "game":
+            rng = random.Random(f"{message.get('seed')}/{salt}")
         elif kind == "act":
-            legal = [parse_action(text) for text in message["legal"]]
-            out.write(json.dumps({"id": message["id"], "action": str(random_action(legal, rng))}) + "\n")
+            legal_text = message["legal"]
+            if passive and "pass" in legal_text:
+                choice = "pass"
+            else:
+                choice = str(random_action([parse_action(text) for text in legal_text], rng))
+            out.write(json.dumps({"id": message["id"], "action": choice}) + "\n")
             out.flush()
         elif kind == "hello":
             # It reads only the legal actions, so it declines the view.

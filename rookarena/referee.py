@@ -20,6 +20,7 @@ from typing import Any
 from rookarena import records
 from rookarena.actions import Action, parse_action
 from rookarena.bots import BotProcess, Fault
+from rookarena.contract import not_legal
 from rookarena.errors import IllegalActionError, ParseError
 from rookarena.game import Game
 from rookarena.players import random_action
@@ -28,11 +29,13 @@ from rookarena.protocol import (
     News,
     ViewEncoder,
     act_line,
+    action_text,
     after_action_lines,
     deal_messages,
     encode_per_seat,
     game_message,
     offered_action,
+    seat_seed,
 )
 from rookarena.records import derive_seed
 from rookarena.rules import Rules
@@ -124,6 +127,7 @@ class Referee:
                     rules_name=setup.rules_name,
                     players=names,
                     first_dealer=setup.first_dealer,
+                    seed=seat_seed(setup.seed, seat),
                 ),
                 deals[seat],
             ]
@@ -168,21 +172,30 @@ class Referee:
         action = offered_action(reply.action, legal)  # nearly always: one of the legal strings, exactly
         if action is not None:
             return action, elapsed
+        action, detail = self._not_offered(reply.action, legal)
+        if action is not None:
+            return action, elapsed
+        self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line))
+        return None, elapsed
+
+    def _not_offered(self, text: str, legal: list[Action]) -> tuple[Action | None, str]:
+        """A reply's action that the fast path did not find: the legal action it names exactly (rare), or
+        None and why it is illegal. Only the exact text of a legal action is accepted (PROTOCOL.md §4); a
+        text the engine reads as a legal action written another way (``play r8``) gets a suggestion."""
         try:
-            action = parse_action(reply.action)
-        except ParseError as exc:
-            self._fault(seat, Fault(FaultKind.MALFORMED, str(exc), reply.line))
-            return None, elapsed
-        if action not in legal:
+            parsed: Action | None = parse_action(text)
+        except ParseError:
+            parsed = None
+        exact = parsed is not None and action_text(parsed) == text
+        if exact and parsed in legal:
+            return parsed, ""
+        if exact and parsed is not None:
             try:
-                self.game.apply(action)
+                self.game.apply(parsed)
             except IllegalActionError as exc:
-                detail = str(exc)
-            else:  # pragma: no cover - the engine's legal list and apply agree
-                raise AssertionError(f"engine accepted {action} outside its legal list")
-            self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line))
-            return None, elapsed
-        return action, elapsed
+                return None, str(exc)
+            raise AssertionError(f"engine accepted {text!r} outside its legal list")  # pragma: no cover
+        return None, not_legal(text, [action_text(action) for action in legal])
 
     def _fault(self, seat: int, fault: Fault) -> None:
         bot = self.bots[seat]

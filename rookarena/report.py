@@ -67,14 +67,21 @@ def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str
     )
 
 
-def report_card(name: str, checks: list[Any], log_dir: str) -> str:
-    """The check-bot verdict: one line per check, advice under each failure."""
+def report_card(name: str, checks: list[Any], log_note: str) -> str:
+    """The check-bot verdict: one line per check (PASS, WARN or FAIL), advice under each failure and warning."""
     lines = [f"check-bot {name}"]
     for check in checks:
-        lines.append(f"  {'PASS' if check.passed else 'FAIL'}  {check.name}: {check.detail}")
-        if not check.passed and check.advice:
+        mark = "FAIL" if not check.passed else "WARN" if getattr(check, "warning", False) else "PASS"
+        lines.append(f"  {mark}  {check.name}: {check.detail}")
+        if mark != "PASS" and check.advice:
             lines.append(f"        advice: {check.advice}")
     failed = sum(not check.passed for check in checks)
-    verdict = "compliant" if failed == 0 else f"NOT compliant: {failed} check(s) failed"
-    lines.append(f"{name}: {verdict} (stderr logs in {log_dir})")
+    warned = sum(check.passed and getattr(check, "warning", False) for check in checks)
+    if failed:
+        verdict = f"NOT compliant: {failed} check(s) failed"
+    elif warned:
+        verdict = f"compliant, with {warned} warning(s)"
+    else:
+        verdict = "compliant"
+    lines.append(f"{name}: {verdict} ({log_note})")
     return "\n".join(lines)

@@ -26,6 +26,8 @@ PURE = [
     "simulate",
     "errors",
     "protocol",
+    "contract",
+    "advice",
     "stats",
     "standings",
 ]

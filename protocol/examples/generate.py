@@ -42,6 +42,7 @@ from rookarena.protocol import (
     encode,
     game_message,
     hello_message,
+    seat_seed,
 )
 from rookarena.records import derive_seed
 from rookarena.rules import FirstLead, NestOrder, NestSeenBy
@@ -96,6 +97,7 @@ def referee(preset_name: str, seed: int, hands: int | None = 1) -> tuple[Game, l
             rules_name=preset_name,
             players=PLAYERS,
             first_dealer=FIRST_DEALER,
+            seed=seat_seed(seed, seat),
         )
         seen[seat].append((TO_BOT, start))
     for seat, message in enumerate(deal_messages(game)):

@@ -1,0 +1,151 @@
+"""Advice for bot authors, chosen by the cause of a fault rather than its class: pure, no I/O.
+
+The referee's verdict names a class (``malformed``, ``illegal``, ...) and a detail; the same class has
+many causes (a string id, a pretty-printed object, debugging output on stdout) and each needs its own
+advice. :func:`diagnose` reads the detail, the line the bot sent and the lines the referee ignored
+meanwhile, and returns the cause: what happened, in words, and what to change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Cause:
+    detail: str  # what happened
+    advice: str  # what to change
+
+
+FLUSH = (
+    "flush stdout after every line: Python print(..., flush=True), C fflush(stdout), Java System.out.flush(), "
+    "Rust io::stdout().flush(), Node process.stdout.write (unbuffered)"
+)
+LOGS = "every line on stdout is read as a message: write logs and debugging output to stderr"
+ONE_LINE = "write each message as one line of compact JSON: never pretty-print (no newlines inside a message)"
+ID_INTEGER = 'copy the request\'s id as a JSON integer: {"id": 7}, not {"id": "7"}'
+ID_WHOLE = "the id must be a JSON integer: write 7, not 7.0 (convert the id to an integer before writing it)"
+BOTH_FIELDS = 'a reply is {"id": <the request\'s id>, "action": "<one of legal>"}: always both keys'
+CASE = (
+    "actions are case-sensitive: a lower-case verb and an upper-case card, exactly as in 'legal'; "
+    "copy one of the strings, never rebuild it"
+)
+EXACT = "send one of the request's 'legal' strings exactly as written (copy it, never rebuild it from parts)"
+LEGAL = "answer only with one of the strings of the request's 'legal' list, not from your own idea of the rules"
+STALE = "answer each request with its own id: your reply carried an earlier request's id"
+UNKNOWN = "copy the id of the request into the reply; never count ids yourself"
+PROTOCOL = 'say "protocol": "rook/1" in the hello'
+EXIT = "exit when a 'bye' message arrives or stdin reaches end of file"
+CHILDREN = "wait for (or kill) every child process before exiting"
+SLOW = "no reply within the deadline: flush stdout after every reply, answer every 'act' request, and think less"
+
+
+def diagnose(
+    kind: str, detail: str, line: str = "", ignored: Sequence[str] = (), *, flushed_late: bool = False
+) -> Cause:
+    """The cause of a fault of class ``kind`` with the referee's ``detail``; ``line`` is what the bot sent,
+    ``ignored`` the reasons for the lines of the bot the referee ignored while it waited."""
+    if kind == "timeout":
+        return _timeout(detail, ignored, flushed_late)
+    if kind == "malformed":
+        return Cause(detail, _malformed(detail, line))
+    if kind == "illegal":
+        return Cause(detail, _illegal(detail))
+    if kind == "protocol":
+        return Cause(detail, _protocol(detail))
+    if kind == "limit":
+        if detail.startswith("line"):
+            return Cause(detail, "end every message with '\\n', and keep lines under 64 KiB")
+        if detail.startswith("stderr"):
+            return Cause(detail, "the bot writes too much to stderr: log less")
+        return Cause(detail, "the bot used more than the league allows (see the limit named)")
+    if kind == "crash":
+        if detail.startswith("cannot start"):
+            return Cause(detail, "check the command: the program, its path and its execute permission")
+        return Cause(detail, "the bot exited: see the end of its stderr for the error")
+    return Cause(detail, "")
+
+
+def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
+    if flushed_late:
+        return Cause(
+            "no hello until the referee closed the bot's input: its output sat in a buffer until it exited", FLUSH
+        )
+    for reason in ignored:
+        if "(unknown)" in reason:
+            return Cause(f"{detail}; meanwhile {reason}", UNKNOWN)
+        if "(stale)" in reason:
+            return Cause(f"{detail}; meanwhile {reason}", STALE)
+    if "hello" in detail:
+        return Cause(detail, f"no hello after the referee's: {FLUSH}")
+    return Cause(detail, SLOW)
+
+
+def _malformed(detail: str, line: str) -> str:
+    if "not JSON" in detail:
+        text = line.strip()
+        if text in ("{", "[") or (text.startswith("{") and not text.endswith("}")) or _is_json_fragment(text):
+            return ONE_LINE
+        return LOGS
+    if "not valid UTF-8" in detail:
+        return "write UTF-8 text only"
+    if "'id' must be a JSON integer, got the number" in detail:
+        return ID_WHOLE
+    if "'id' must be a JSON integer" in detail:
+        return ID_INTEGER
+    if "has no 'id'" in detail or "has no 'action'" in detail or "'action' must be a string" in detail:
+        return BOTH_FIELDS
+    if "expected a JSON object" in detail:
+        return 'every message is a JSON object: {"id": 7, "action": "pass"}'
+    if detail.startswith("hello"):
+        return 'the hello is {"type":"hello","name":"<a non-empty string>","version":"<a string>","protocol":"rook/1"}'
+    if "'type' must be a string" in detail:
+        return 'leave "type" out of a reply, or write "type": "action"'
+    return LOGS
+
+
+def _is_json_fragment(text: str) -> bool:
+    """A line of a pretty-printed object: ``"id": 7,`` or ``}``."""
+    return bool(re.fullmatch(r'\s*("[^"]*"\s*:.*|[}\]],?)', text))
+
+
+def _illegal(detail: str) -> str:
+    match = re.search(r"is not one of the .* legal strings.*did you mean '(.*)'\?$", detail)
+    if match is None:
+        return LEGAL
+    sent = detail.split(" is not one of", 1)[0].strip("'")
+    if sent.lower() == match.group(1).lower():
+        return CASE
+    return EXACT
+
+
+def _protocol(detail: str) -> str:
+    if "speaks protocol" in detail:
+        return PROTOCOL
+    if "second hello" in detail:
+        return "send the hello once, in answer to the referee's hello"
+    if "unknown message type" in detail:
+        return "send only your hello and replies: no messages of your own on stdout (write status to stderr)"
+    if "before the bot's hello" in detail:
+        return "answer the referee's hello with your hello before anything else"
+    if "did not exit" in detail:
+        return EXIT
+    if "leaving" in detail:
+        return CHILDREN
+    return "only send a hello after the referee's hello, and replies to 'act' requests"
+
+
+def ignored_cause(reason: str) -> Cause:
+    """A warning's cause: why the referee ignored one of the bot's lines (compliant, but fragile)."""
+    if reason == "empty line":
+        return Cause("empty lines on stdout", "write only messages to stdout; an empty line is ignored today")
+    if "no request was open" in reason or "(stale)" in reason:
+        return Cause(
+            "replies to a request already answered or timed out (answering twice, or late)",
+            "send exactly one reply per request, with its id; a late reply is never applied",
+        )
+    if "(unknown)" in reason:
+        return Cause("replies with an id that was never sent", UNKNOWN)
+    return Cause(reason, "")

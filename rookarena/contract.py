@@ -1,0 +1,128 @@
+"""What a bot's reply must be, in words a bot author can act on: pure functions, no I/O.
+
+The rule (PROTOCOL.md §4, §6): a reply is a JSON object with an integer ``id`` and a string ``action``,
+and the action is one of the request's ``legal`` strings exactly as written. This module describes JSON
+values as JSON (never as Python reprs) and finds the legal string a wrong action was nearest to, so that
+a fault can say "did you mean 'play R8'?".
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+_COLOURS = {
+    "r": "R",
+    "red": "R",
+    "g": "G",
+    "green": "G",
+    "b": "B",
+    "black": "B",
+    "blue": "B",
+    "y": "Y",
+    "yellow": "Y",
+}
+_VERBS = ("pass", "bid", "discard", "trump", "play")
+_MAX_SHOWN = 60  # characters of a bot's value quoted in a message
+
+
+def describe(value: Any) -> str:
+    """A JSON value as a bot author wrote it: ``the string '7'``, ``the number 7.0``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the string {_clip(value)!r}"
+    if isinstance(value, int):
+        return f"the integer {_clip(str(value))}"
+    if isinstance(value, float):
+        return f"the number {_clip(json.dumps(value))}"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
+
+
+def reply_problems(message: dict[str, Any]) -> list[str]:
+    """What keeps a JSON object from being a well-formed reply (an empty list when it is one)."""
+    problems = []
+    request_id, action = message.get("id"), message.get("action")
+    if "id" not in message:
+        problems.append("reply has no 'id' (copy the request's id, a JSON integer)")
+    elif not isinstance(request_id, int) or isinstance(request_id, bool):
+        problems.append(f"reply's 'id' must be a JSON integer, got {describe(request_id)}")
+    if "action" not in message:
+        problems.append("reply has no 'action' (one of the request's legal strings)")
+    elif not isinstance(action, str):
+        problems.append(f"reply's 'action' must be a string, got {describe(action)}")
+    return problems
+
+
+def _canonical(text: str) -> str | None:
+    """The action a sloppy text most plausibly meant, written the referee's way, or None.
+
+    Case, spacing, colour names and leading zeros are forgiven here, and only here: the result is a
+    suggestion, never applied.
+    """
+    words = text.strip().split()
+    if not words:
+        return None
+    verb = words[0].lower()
+    rest = words[1:]
+    if verb not in _VERBS:
+        if len(words) == 1:  # a bare card or colour: the verb is supplied by the legal list
+            card = _card(words[0]) or _COLOURS.get(words[0].lower())
+            return card
+        return None
+    if verb == "pass":
+        return "pass" if not rest else None
+    if len(rest) != 1:
+        return None
+    word = rest[0]
+    if verb == "bid":
+        return f"bid {int(word)}" if word.isdigit() else None
+    if verb == "trump":
+        colour = _COLOURS.get(word.lower())
+        return f"trump {colour}" if colour else None
+    card = _card(word)
+    return f"{verb} {card}" if card else None
+
+
+def _card(word: str) -> str | None:
+    if word.lower() == "rook":
+        return "ROOK"
+    head, number = word[:1].lower(), word[1:]
+    colour = _COLOURS.get(head) if len(head) == 1 else None
+    if colour and number.isdigit() and 1 <= int(number) <= 14:
+        return f"{colour}{int(number)}"
+    return None
+
+
+def nearest_legal(text: str, legal: Sequence[str]) -> str | None:
+    """The legal string ``text`` was most likely meant to be, or None when nothing is close."""
+    guess = _canonical(text)
+    if guess is not None:
+        if guess in legal:
+            return guess
+        for action in legal:  # a bare card or colour: "R8" for "play R8", "G" for "trump G"
+            if action.split(" ", 1)[-1] == guess:
+                return action
+    lowered = {action.lower(): action for action in legal}
+    close = difflib.get_close_matches(text.strip().lower(), list(lowered), n=1, cutoff=0.75)
+    return lowered[close[0]] if close else None
+
+
+def not_legal(text: str, legal: Sequence[str]) -> str:
+    """The fault detail for an action that is not one of ``legal`` (the engine's reason is added by the caller)."""
+    shown = ", ".join(repr(action) for action in legal[:6]) + (", ..." if len(legal) > 6 else "")
+    detail = f"{_clip(text)!r} is not one of the {len(legal)} legal strings ({shown})"
+    suggestion = nearest_legal(text, legal)
+    if suggestion is not None:
+        detail += f"; did you mean {suggestion!r}?"
+    return detail
