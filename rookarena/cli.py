@@ -488,5 +488,115 @@ def _logging(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
+def _load_results(directories: tuple[str, ...]) -> Any:
+    """The records of DIRECTORIES (shards merged) with their settings and logs, for the web commands."""
+    from rookarena.web import sources  # noqa: PLC0415 (jinja2 and the pages load only for these commands)
+
+    try:
+        found = sources.load([pathlib.Path(d) for d in directories])
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not found.records:
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
+    return found
+
+
+def _write_page(path: pathlib.Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
+
+
+def _game_index(played: list[dict[str, Any]], game: str, directory: str) -> int:
+    from rookarena.web import model  # noqa: PLC0415
+
+    index = model.find(played, game)
+    if index is None:
+        ids = model.game_ids(played)
+        shown = ", ".join(repr(i) for i in ids[:5]) + (f" ... ({len(ids)} games)" if len(ids) > 5 else "")
+        raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
+    return index
+
+
+@main.command("report")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
+@click.option(
+    "--embed",
+    type=click.IntRange(min=0),
+    default=400,
+    show_default=True,
+    help="Games embedded for the viewer; past it, the faulted, closest and most lopsided ones.",
+)
+@click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", help="Show this SPRT's LLR per deal pair (a match).")
+@click.option("--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT α.")
+@click.option("--beta", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT β.")
+def report_command(
+    directories: tuple[str, ...],
+    output: str | None,
+    embed: int,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+) -> None:
+    """Write one self-contained HTML page of the results in DIRECTORIES (shards merged as in standings).
+
+    The page needs no network: league, standings, rating plots, crosstable, match and SPRT, faults with
+    the bots' stderr, and the games in a replay viewer. Open it in a browser, or mail it.
+    """
+    from rookarena import __version__  # noqa: PLC0415
+    from rookarena import sprt as sequential  # noqa: PLC0415
+    from rookarena.web import model, page  # noqa: PLC0415
+
+    found = _load_results(directories)
+    test = None
+    if sprt is not None:
+        try:
+            test = sequential.SequentialTest(
+                sequential.Model(model.sprt_model(found.records)), sprt[0], sprt[1], alpha, beta
+            )
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sprt") from None
+    data = model.report_data(found.records, found.info, found.tails, cap=embed, test=test, version=__version__)
+    path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
+    text = page.render(data, f"rookarena: {data['league']['name']}")
+    _write_page(path, text)
+    note = data["embed"]
+    click.echo(
+        f"report: {path} ({len(text.encode()) / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)"
+    )
+
+
+@main.command("replay")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/GAME_ID.html).")
+def replay_command(directory: str, game: str, output: str | None) -> None:
+    """Write the replay viewer of game GAME of DIRECTORY as one HTML file (with its duplicate partner)."""
+    from rookarena import __version__  # noqa: PLC0415
+    from rookarena.web import model, page  # noqa: PLC0415
+
+    found = _load_results((directory,))
+    _game_index(found.records, game, directory)
+    data = model.replay_data(found.records, game, version=__version__)
+    path = pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html"
+    _write_page(path, page.render(data, f"rookarena: {game}"))
+    click.echo(f"replay: {path}")
+
+
+@main.command("show")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("game")
+@click.option("--seat", type=click.IntRange(0, 3), help="Only what this seat knew.")
+def show_command(directory: str, game: str, seat: int | None) -> None:
+    """Print game GAME of DIRECTORY as text: every hand's cards, auction, nest, trump, tricks and scores."""
+    from rookarena.web import text  # noqa: PLC0415
+
+    found = _load_results((directory,))
+    index = _game_index(found.records, game, directory)
+    click.echo(text.game_text(found.records[index], seat=seat, game_id=game), nl=False)
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -1,0 +1,59 @@
+"""The HTML pages: the jinja2 template around the page's data, the script and the style, in one file.
+
+The page needs nothing from elsewhere (no CDN, fonts or remote scripts): the style and the scripts
+are written into it, and the data is one JSON blob in a ``<script type="application/json">`` element,
+with ``<``, ``>`` and ``&`` written as JSON escapes so that no text in a record can end the element.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+STATIC = ("style.css", "viewer.js", "report.js")
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("rookarena.web", "templates"),
+    autoescape=jinja2.select_autoescape(default=True, default_for_string=True),
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def script_json(data: Mapping[str, Any]) -> Markup:
+    """``data`` as JSON that is safe inside a script element (strict JSON: no NaN or infinities)."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    for char, escape in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
+        text = text.replace(char, escape)
+    return Markup(text)  # escaped above for the script element
+
+
+def _static(name: str) -> Markup:
+    text = importlib.resources.files("rookarena.web").joinpath("static", name).read_text(encoding="utf-8")
+    if "</" in text and ("</script" in text.lower() or "</style" in text.lower()):
+        raise ValueError(f"static file {name!r} would end its element")
+    return Markup(text)  # our own script and style, checked above
+
+
+def render(data: Mapping[str, Any], title: str) -> str:
+    """The whole page: ``data`` is :func:`rookarena.web.model.report_data` or ``replay_data``."""
+    template = _ENV.get_template("page.html.j2")
+    return template.render(
+        title=title,
+        kind=data.get("kind", "report"),
+        data=script_json(data),
+        style=_static("style.css"),
+        scripts=[_static("viewer.js"), _static("report.js")],
+    )

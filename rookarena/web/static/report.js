@@ -1,0 +1,316 @@
+// The report: league, standings, rating plots, crosstable, match, faults and games, drawn from the
+// page's JSON blob; a game from the list opens in the viewer (viewer.js).
+"use strict";
+
+(() => {
+  const { el } = Rook;
+  const data = Rook.parseJSON(document.getElementById("rookarena-data").textContent);
+  const SVG = "http://www.w3.org/2000/svg";
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+    for (const child of children.flat(Infinity)) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    return node;
+  }
+
+  const signed = (x, digits) => (x === null || x === undefined ? "-" : `${x > 0 ? "+" : ""}${x.toFixed(digits)}`);
+  const fixed = (x, digits) => (x === null || x === undefined ? "-" : x.toFixed(digits));
+  const pct = (x) => (x === null || x === undefined ? "-" : (100 * x).toFixed(1));
+
+  // -- standings ------------------------------------------------------------------------------------
+  function cellText(key, value) {
+    if (value === null || value === undefined) return "-";
+    if (key === "win_rate") return `${pct(value.estimate)} [${pct(value.lo)}, ${pct(value.hi)}]`;
+    if (key === "made_rate") return pct(value);
+    if (key === "rating") return `${signed(value.elo, 0)} ± ${fixed(value.error, 0)}`;
+    if (key === "duplicate") return `${signed(value.mean, 1)} ± ${value.half_width === null ? "∞" : fixed(value.half_width, 1)} (${value.pairs})`;
+    if (key === "faults") return Object.entries(value).map(([k, n]) => `${k} ${n}`).join(", ") || "-";
+    if (typeof value === "number") return Number.isInteger(value) ? String(value) : value.toFixed(1);
+    if (typeof value === "object" && "estimate" in value) return `${fixed(value.estimate, 3)} [${fixed(value.lo, 3)}, ${fixed(value.hi, 3)}]`;
+    if (typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  }
+
+  function sortValue(value) {
+    if (value === null || value === undefined) return -Infinity;
+    if (typeof value === "number" || typeof value === "string") return value;
+    if (typeof value === "boolean") return Number(value);
+    for (const key of ["estimate", "elo", "mean"]) if (key in value) return value[key];
+    return Object.values(value).reduce((a, b) => a + (typeof b === "number" ? b : 0), 0);
+  }
+
+  function standingsSection() {
+    const { columns, rows } = data.standings;
+    const table = el("table", { id: "standings", class: "standings sortable" });
+    const head = el("tr", {}, columns.map((column, i) => el("th", { scope: "col", "data-key": column.key, title: column.help,
+      tabindex: 0, "aria-sort": "none", onclick: () => sortBy(i), onkeydown: (e) => { if (e.key === "Enter") sortBy(i); } }, column.label)));
+    const body = el("tbody", {}, rows.map((row) => el("tr", { "data-bot": row.bot }, columns.map((column) =>
+      el(column.key === "bot" ? "th" : "td", { "data-key": column.key, "data-value": JSON.stringify(row[column.key] === undefined ? null : row[column.key]),
+        class: typeof row[column.key] === "string" ? "text" : "num" }, cellText(column.key, row[column.key]))))));
+    table.append(el("thead", {}, head), body);
+    let sorted = { index: 0, direction: 1 };
+    function sortBy(index) {
+      const direction = sorted.index === index ? -sorted.direction : (columns[index].key === "bot" || columns[index].key === "rank" ? 1 : -1);
+      sorted = { index, direction };
+      const lines = [...body.children];
+      lines.sort((a, b) => {
+        const x = sortValue(JSON.parse(a.children[index].dataset.value));
+        const y = sortValue(JSON.parse(b.children[index].dataset.value));
+        return (x < y ? -1 : x > y ? 1 : 0) * direction;
+      });
+      body.replaceChildren(...lines);
+      [...head.children].forEach((th, i) => th.setAttribute("aria-sort", i === index ? (direction > 0 ? "ascending" : "descending") : "none"));
+    }
+    const legend = el("dl", { class: "legend" }, columns.map((column) => [el("dt", {}, column.label), el("dd", {}, column.help)]));
+    return el("section", { id: "standings-section" }, el("h2", {}, "Standings"),
+      el("p", { class: "help" }, "Click a column's header to sort by it (again to reverse). Every column is explained below the table."),
+      el("div", { class: "scroll" }, table), el("details", { open: true }, el("summary", {}, "What the columns mean"), legend));
+  }
+
+  // -- plots --------------------------------------------------------------------------------------
+  function intervalPlot(id, title, rows, unit) {
+    const finite = rows.flatMap((r) => [r.lo, r.hi, r.value]).filter((x) => x !== null && Number.isFinite(x));
+    let lo = Math.min(0, ...finite);
+    let hi = Math.max(0, ...finite);
+    if (hi - lo < 1) { lo -= 1; hi += 1; }
+    const pad = (hi - lo) * 0.05;
+    lo -= pad; hi += pad;
+    const width = 640; const left = 150; const right = 20; const rowH = 26; const top = 10;
+    const height = top + rows.length * rowH + 30;
+    const x = (v) => left + ((Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo)) * (width - left - right);
+    const ticks = [];
+    const step = Math.pow(10, Math.floor(Math.log10((hi - lo) / 4)));
+    const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => (hi - lo) / s <= 8) || step * 10;
+    for (let t = Math.ceil(lo / nice) * nice; t <= hi; t += nice) ticks.push(t);
+    const plot = svg("svg", { id, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title },
+      ticks.map((t) => svg("g", {}, svg("line", { x1: x(t), x2: x(t), y1: top, y2: height - 25, class: t === 0 ? "zero" : "grid" }),
+        svg("text", { x: x(t), y: height - 10, "text-anchor": "middle", class: "tick" }, `${t > 0 ? "+" : ""}${Math.round(t * 100) / 100}`))),
+      rows.map((r, i) => {
+        const y = top + i * rowH + rowH / 2;
+        const parts = [svg("text", { x: left - 8, y: y + 4, "text-anchor": "end", class: "name" }, r.name)];
+        if (r.value === null) {
+          parts.push(svg("text", { x: left + 4, y: y + 4, class: "none" }, "no data"));
+        } else {
+          const a = r.lo === null ? lo : r.lo;
+          const b = r.hi === null ? hi : r.hi;
+          parts.push(svg("rect", { x: x(a), y: y - 5, width: Math.max(1, x(b) - x(a)), height: 10, class: `bar${r.lo === null || r.hi === null ? " open" : ""}` }));
+          parts.push(svg("circle", { cx: x(r.value), cy: y, r: 5, class: "dot" }));
+          parts.push(svg("title", {}, `${r.name}: ${signed(r.value, 1)} ${unit}, 95% interval [${r.lo === null ? "-∞" : signed(r.lo, 1)}, ${r.hi === null ? "+∞" : signed(r.hi, 1)}]`));
+        }
+        return svg("g", { class: "row", "data-name": r.name }, parts);
+      }));
+    return el("figure", {}, plot, el("figcaption", {}, title));
+  }
+
+  function ratingsSection() {
+    const elo = data.ratings.map((r) => ({ name: r.name, value: r.elo, lo: r.lo, hi: r.hi }));
+    const parts = [el("h2", {}, "Ratings"), intervalPlot("elo-plot", "Bradley–Terry Elo (mean 0) with its 95% interval", elo, "Elo")];
+    if (data.ratings.some((r) => r.duplicate)) {
+      const dup = data.ratings.map((r) => (r.duplicate ? { name: r.name, value: r.duplicate.mean, lo: r.duplicate.lo, hi: r.duplicate.hi } : { name: r.name, value: null }));
+      parts.push(intervalPlot("dup-plot", "Paired duplicate difference per deal pair (own minus opponent's final score over both games), with its 95% t-interval", dup, "points"));
+    }
+    return el("section", { id: "ratings-section" }, parts);
+  }
+
+  function crosstableSection() {
+    const cross = data.crosstable;
+    const shade = (rate) => {
+      const t = rate - 0.5;
+      return t >= 0 ? `hsl(130 55% ${95 - 45 * 2 * t}%)` : `hsl(0 65% ${95 + 45 * 2 * t}%)`;
+    };
+    const table = el("table", { id: "crosstable", class: "crosstable" },
+      el("thead", {}, el("tr", {}, el("th", {}, "row vs column"), cross.entries.map((name) => el("th", { scope: "col" }, name)))),
+      el("tbody", {}, cross.entries.map((row, i) => el("tr", {}, el("th", { scope: "row" }, row), cross.cells[i].map((cell, j) => {
+        if (i === j) return el("td", { class: "self" }, "×");
+        if (!cell) return el("td", { class: "none" }, "·");
+        return el("td", { class: cell.significant ? "significant" : "", style: `background:${shade(cell.rate)}`,
+          title: `${row} against ${cross.entries[j]}: ${cell.wins} wins, ${cell.draws} draws, ${cell.losses} losses; score ${pct(cell.rate)}% [${pct(cell.lo)}, ${pct(cell.hi)}]${cell.significant ? ": the interval excludes 50%" : ""}` },
+        `${cell.wins}-${cell.draws}-${cell.losses}`, el("br"), `${pct(cell.rate)}%${cell.significant ? " *" : ""}`);
+      })))));
+    return el("section", { id: "crosstable-section" }, el("h2", {}, "Crosstable"),
+      el("p", { class: "help" }, "Wins-draws-losses of the row's entry against the column's, and its score. Green: the row scored more than half, red: less. ",
+        el("strong", {}, "*"), " and a frame: the 95% Wilson interval of the score excludes 50%."),
+      el("div", { class: "scroll" }, table));
+  }
+
+  function linePlot(id, title, points, yLabel, bounds) {
+    const width = 640; const height = 220; const left = 50; const right = 20; const top = 10; const bottom = 30;
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y).concat(bounds || [], [0]);
+    const x0 = 0; const x1 = Math.max(1, ...xs);
+    let y0 = Math.min(...ys); let y1 = Math.max(...ys);
+    if (y1 - y0 < 1) { y0 -= 1; y1 += 1; }
+    const X = (v) => left + ((v - x0) / (x1 - x0)) * (width - left - right);
+    const Y = (v) => top + ((y1 - v) / (y1 - y0)) * (height - top - bottom);
+    const path = points.map((p, i) => `${i ? "L" : "M"}${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(" ");
+    const plot = svg("svg", { id, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title },
+      svg("line", { x1: left, x2: width - right, y1: Y(0), y2: Y(0), class: "zero" }),
+      (bounds || []).map((b) => svg("g", {}, svg("line", { x1: left, x2: width - right, y1: Y(b), y2: Y(b), class: "bound" }),
+        svg("text", { x: left + 4, y: Y(b) - 4, class: "tick" }, `${b > 0 ? "accept H1" : "accept H0"} at ${b.toFixed(2)}`))),
+      svg("path", { d: path, class: "line" }),
+      points.map((p) => svg("circle", { cx: X(p.x), cy: Y(p.y), r: 2.5, class: "dot" }, svg("title", {}, p.label))),
+      svg("text", { x: left - 6, y: Y(y1) + 10, "text-anchor": "end", class: "tick" }, y1.toFixed(1)),
+      svg("text", { x: left - 6, y: Y(y0), "text-anchor": "end", class: "tick" }, y0.toFixed(1)),
+      svg("text", { x: width - right, y: height - 8, "text-anchor": "end", class: "tick" }, `games (${x1})`),
+      svg("text", { x: left, y: height - 8, class: "tick" }, yLabel));
+    return el("figure", {}, plot, el("figcaption", {}, title));
+  }
+
+  function matchSection() {
+    const m = data.match;
+    const parts = [el("h2", {}, `Match: ${m.a} against ${m.b}`), el("pre", { class: "summary" }, m.summary)];
+    parts.push(linePlot("running-plot", `Running score: ${m.a}'s wins minus losses after each game (a draw counts 0)`,
+      m.running.map((p) => ({ x: p.game, y: p.net, label: `after game ${p.game}: ${m.a} scored ${p.total} of ${p.game}` })), "wins − losses"));
+    if (m.sprt) {
+      const s = m.sprt;
+      parts.push(linePlot("sprt-plot", `SPRT (${s.model}) of ${s.h0} against ${s.h1} (α ${s.alpha}, β ${s.beta}): the log-likelihood ratio after each ${s.per} against its two bounds`,
+        s.points.map((p) => ({ x: p.games, y: p.llr, label: `after ${p.games} games: LLR ${p.llr.toFixed(3)}` })), "LLR", [s.lower, s.upper]));
+      parts.push(el("p", {}, s.text, s.decided ? ` (first decided after ${s.decided.games} games: ${s.decided.hypothesis})` : ""));
+    } else {
+      parts.push(el("p", { class: "help" }, "Build the report with --sprt ELO0 ELO1 to see the sequential test's log-likelihood ratio per deal pair."));
+    }
+    return el("section", { id: "match-section" }, parts);
+  }
+
+  function faultsSection() {
+    const byBot = {};
+    for (const f of data.faults) (byBot[f.bot] = byBot[f.bot] || []).push(f);
+    const parts = [el("h2", {}, `Faults (${data.faults.length})`)];
+    if (!data.faults.length) parts.push(el("p", {}, "No bot committed a fault."));
+    for (const [bot, faults] of Object.entries(byBot)) {
+      parts.push(el("h3", {}, `${bot}: ${faults.length}`));
+      parts.push(el("table", { class: "faults" }, el("thead", {}, el("tr", {}, ["game", "hand", "seat", "class", "the referee's message", "line sent", "end of the bot's stderr log"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, faults.map((f) => el("tr", { class: "fault" },
+          el("td", {}, gameLink(f.game)), el("td", {}, f.hand), el("td", {}, f.seat), el("td", {}, f.kind), el("td", {}, f.detail),
+          el("td", {}, f.line ? el("code", {}, f.line) : "-"),
+          el("td", {}, f.log ? el("details", {}, el("summary", {}, f.log.lines.length ? `${f.log.name} (last ${f.log.lines.length} lines)` : `${f.log.name} (empty)`),
+            el("pre", { class: "log" }, f.log.lines.join("\n"))) : "no log found"))))));
+    }
+    return el("section", { id: "faults-section" }, parts);
+  }
+
+  function gameLink(id) {
+    const summary = data.games.find((g) => g.id === id);
+    if (summary && !summary.embedded) return el("span", { title: "not embedded: drop games.jsonl on the viewer" }, id);
+    return el("a", { href: `#game=${encodeURIComponent(id)}`, class: "game-link", "data-game": id }, id);
+  }
+
+  function gamesSection() {
+    const games = data.games;
+    const bots = [...new Set(games.flatMap((g) => g.teams))].sort();
+    const pairings = [...new Set(games.map((g) => g.pairing))].sort();
+    const select = (id, label, options) => el("label", {}, `${label} `, el("select", { id, onchange: apply }, el("option", { value: "" }, "any"), options.map((o) => el("option", { value: o }, o))));
+    const text = el("input", { id: "filter-text", type: "search", placeholder: "game id", oninput: apply });
+    const filters = el("div", { class: "filters" }, select("filter-bot", "bot", bots), select("filter-pairing", "pairing", pairings),
+      el("label", {}, "result ", el("select", { id: "filter-result", onchange: apply }, el("option", { value: "" }, "any"),
+        el("option", { value: "won" }, "won by the bot"), el("option", { value: "lost" }, "lost by the bot"),
+        el("option", { value: "draw" }, "drawn"), el("option", { value: "faulted" }, "with faults"))), text);
+    const rows = games.map((g) => el("tr", { "data-game": g.id, class: g.embedded ? "" : "not-embedded" },
+      el("td", {}, gameLink(g.id)), el("td", {}, g.teams[0]), el("td", { class: "num" }, `${g.scores[0]} – ${g.scores[1]}`), el("td", {}, g.teams[1]),
+      el("td", {}, g.winner === null ? "draw" : g.winner), el("td", { class: "num" }, g.hands), el("td", {}, g.reason),
+      el("td", { class: "num" }, g.faults ? `${g.faults} (${g.fault_kinds.join(", ")})` : "-"), el("td", {}, g.partner ? gameLink(g.partner) : "-")));
+    const count = el("p", { id: "games-count" });
+    function apply() {
+      const bot = document.getElementById("filter-bot").value;
+      const pairing = document.getElementById("filter-pairing").value;
+      const result = document.getElementById("filter-result").value;
+      const needle = text.value.trim().toLowerCase();
+      let shown = 0;
+      games.forEach((g, i) => {
+        let ok = (!bot || g.teams.includes(bot)) && (!pairing || g.pairing === pairing) && (!needle || g.id.toLowerCase().includes(needle));
+        if (ok && result === "draw") ok = g.winner === null;
+        if (ok && result === "faulted") ok = g.faults > 0;
+        if (ok && (result === "won" || result === "lost")) ok = bot ? (result === "won") === (g.winner === bot) && g.winner !== null : (result === "won") === (g.winner !== null);
+        rows[i].hidden = !ok;
+        shown += ok;
+      });
+      count.textContent = `${shown} of ${games.length} games shown`;
+    }
+    const e = data.embed;
+    const note = e.all ? `All ${e.total} games are embedded in this page.`
+      : `${e.embedded} of ${e.total} games are embedded (the cap is ${e.cap}): every faulted game that fit (${e.faulted}), then the closest (${e.closest}) and the most lopsided (${e.lopsided}) finishes, with their duplicate partners. Drop the directory's games.jsonl on the viewer to open the others.`;
+    const section = el("section", { id: "games-section" }, el("h2", {}, "Games"), el("p", { class: "help", id: "embed-note" }, note), filters, count,
+      el("div", { class: "scroll" }, el("table", { id: "games", class: "games" }, el("thead", {}, el("tr", {}, ["game", "team 0 (seats 0, 2)", "score", "team 1 (seats 1, 3)", "winner", "hands", "how it ended", "faults", "same deal"].map((h) => el("th", {}, h)))), el("tbody", {}, rows))));
+    setTimeout(apply, 0);
+    return section;
+  }
+
+  function leagueSection() {
+    const l = data.league;
+    const rules = l.rules;
+    const duration = l.duration_seconds === null ? "not recorded" : `${Math.floor(l.duration_seconds / 60)} min ${Math.round(l.duration_seconds % 60)} s (from the results files' times)`;
+    const items = [
+      ["league", l.name], ["format", l.format], ["entries", l.entries.join(", ")],
+      ["games", l.planned_games ? `${l.games} of ${l.planned_games} planned` : String(l.games)], ["hands", String(l.hands)],
+      ["seed", l.seed === null ? "not recorded (each record holds its deal's seed)" : l.seed],
+      ["duplicate deals", l.duplicate === null ? "-" : l.duplicate ? "yes: each deal twice, the teams swapped" : "no"],
+      ["duration", duration],
+      ["rules", rules ? `${rules.name} (hash ${rules.hash})${rules.preset ? `, from the preset ${rules.preset}` : ""}` : "-"],
+      ["knobs changed from the preset", rules && rules.differences.length ? rules.differences.map((d) => `${d.knob}: ${JSON.stringify(d.value)} (preset ${JSON.stringify(d.preset)})`).join("; ") : "none"],
+      ["results", l.directories.join(", ")],
+      ["faults", String(l.faults)],
+    ];
+    const dl = el("dl", { class: "facts" }, items.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+    const command = l.command ? el("div", {}, el("h3", {}, "To reproduce"), el("pre", { class: "command" }, l.command)) : null;
+    return el("section", { id: "league-section" }, el("h2", {}, "League"), dl, command);
+  }
+
+  const games = {};
+  for (const [id, record] of Object.entries(data.records || {})) games[id] = record;
+  const summaries = {};
+  for (const g of data.games || []) summaries[g.id] = { partner: g.partner && games[g.partner] ? g.partner : null };
+  const viewer = new Rook.Viewer(document.getElementById("viewer"), games, summaries);
+  window.rookViewer = viewer;
+
+  if (data.kind === "report") {
+    const sections = [leagueSection(), standingsSection(), ratingsSection()];
+    if (data.crosstable) sections.push(crosstableSection());
+    if (data.match) sections.push(matchSection());
+    sections.push(faultsSection(), gamesSection());
+    document.getElementById("report").replaceChildren(...sections);
+    document.getElementById("nav").replaceChildren(...[["league-section", "league"], ["standings-section", "standings"], ["ratings-section", "ratings"],
+      ["crosstable-section", "crosstable"], ["match-section", "match"], ["faults-section", "faults"], ["games-section", "games"], ["viewer-section", "viewer"]]
+      .filter(([id]) => id === "viewer-section" || document.getElementById(id)).map(([id, label]) => el("a", { href: `#${id}` }, label)));
+  }
+  document.getElementById("footer").textContent = `made by rookarena ${data.version || ""}; this page works offline and loads nothing from elsewhere`;
+
+  function openFromHash() {
+    const match = /^#game=(.+)$/.exec(window.location.hash);
+    if (match) {
+      viewer.open(decodeURIComponent(match[1]));
+      document.getElementById("viewer-section").scrollIntoView();
+    }
+  }
+  window.addEventListener("hashchange", openFromHash);
+  if (data.kind === "replay" && data.open) viewer.open(data.open);
+  else openFromHash();
+
+  // A games.jsonl dropped anywhere on the page (or chosen with the file input) opens in the viewer.
+  const note = document.getElementById("drop-note");
+  function load(file) {
+    const reader = new FileReader();
+    reader.onload = () => {
+      try {
+        const ids = viewer.add(Rook.parseRecords(String(reader.result)), file.name);
+        if (!ids.length) throw new Error("no game records in it");
+        viewer.open(ids[0]);
+        document.getElementById("viewer-section").scrollIntoView();
+      } catch (err) {
+        document.getElementById("viewer").replaceChildren(el("p", { class: "error" }, `${file.name}: ${err.message}`));
+      }
+    };
+    reader.readAsText(file);
+  }
+  document.addEventListener("dragover", (event) => { event.preventDefault(); note.hidden = false; });
+  document.addEventListener("dragleave", (event) => { if (!event.relatedTarget) note.hidden = true; });
+  document.addEventListener("drop", (event) => {
+    event.preventDefault();
+    note.hidden = true;
+    const file = event.dataTransfer && event.dataTransfer.files[0];
+    if (file) load(file);
+  });
+  document.getElementById("file-input").addEventListener("change", (event) => {
+    if (event.target.files[0]) load(event.target.files[0]);
+  });
+})();

@@ -1,0 +1,114 @@
+"""One game as text for a terminal (``rookarena show``): values in, a string out; never prints.
+
+With ``seat`` the text holds only what that seat knew by the end of each hand, the secrecy of
+:mod:`rookarena.views`: its own cards, the calls and the played cards, the nest when the rules show it
+to that seat (the bidder, or everyone under ``nest_seen_by: all``) and the discards only if it made them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rookarena.web.model import final_scores, teams_of
+
+COLOR_NAMES = {"R": "red", "G": "green", "B": "black", "Y": "yellow"}
+COLOR_ORDER = "RGBY"
+
+
+def _rank_order(rules: Mapping[str, Any]) -> dict[int, int]:
+    return {rank: position for position, rank in enumerate(rules.get("ranks") or range(1, 15))}
+
+
+def sort_key(card: str, rules: Mapping[str, Any]) -> tuple[int, int]:
+    """Colour (R, G, B, Y) then strength, strongest first; the Rook last."""
+    if card == "ROOK":
+        return (len(COLOR_ORDER), 0)
+    return (COLOR_ORDER.index(card[0]), -_rank_order(rules).get(int(card[1:]), 0))
+
+
+def hand_text(cards: Sequence[str], rules: Mapping[str, Any]) -> str:
+    """``R 14 11 8 · G 12 · Y 13 6 · ROOK``: a hand by colour, strongest first."""
+    groups: dict[str, list[str]] = {}
+    for card in sorted(cards, key=lambda c: sort_key(c, rules)):
+        if card == "ROOK":
+            groups.setdefault("ROOK", [])
+        else:
+            groups.setdefault(card[0], []).append(card[1:])
+    parts = [key if key == "ROOK" else f"{key} {' '.join(ranks)}" for key, ranks in groups.items()]
+    return " · ".join(parts) if parts else "-"
+
+
+def nest_seen(rules: Mapping[str, Any], bidder: int | None, seat: int | None) -> bool:
+    """Whether ``seat`` (None: everything) saw the nest once the auction was won."""
+    if seat is None:
+        return True
+    return bidder is not None and (seat == bidder or rules.get("nest_seen_by") == "all")
+
+
+def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str = "") -> str:
+    """The whole game: players, every hand's cards, auction, nest, trump, tricks and scores."""
+    rules = record.get("rules") or {}
+    seats = list(record.get("seats") or ["?"] * 4)
+    teams = teams_of(record)
+    scores = final_scores(record)
+    result = record.get("result")
+
+    def who(s: int) -> str:
+        return f"seat {s} ({seats[s]})"
+
+    lines = [
+        f"game {game_id or record.get('game_id') or '?'}: {teams[0]} (seats 0, 2) vs {teams[1]} (seats 1, 3)",
+        f"rules {record.get('rules_name')} ({record.get('rules_hash')}), seed {record.get('seed')}, "
+        f"first dealer {who(record.get('first_dealer', 0))}",
+    ]
+    if result is None:
+        lines.append(f"result: stopped before its end at {scores[0]} to {scores[1]}")
+    else:
+        winner = "a draw" if result.get("winner") is None else f"{teams[result['winner']]} wins"
+        lines.append(
+            f"result: {winner}, {scores[0]} to {scores[1]} after {result.get('hands')} hands ({result.get('reason')})"
+        )
+    if seat is not None:
+        lines.append(f"shown: what {who(seat)} knew (its own cards, the nest and discards only as the rules show them)")
+    for fault in record.get("faults") or []:
+        lines.append(
+            f"fault: {who(fault['seat'])} {fault.get('kind')} in hand {fault.get('hand')}: {fault.get('detail')}"
+            + (f" (sent {fault['line']!r})" if fault.get("line") else "")
+        )
+    for hand in record.get("hands") or []:
+        lines.append("")
+        lines.extend(_hand_lines(hand, rules, seats, seat))
+    return "\n".join(lines) + "\n"
+
+
+def _hand_lines(hand: Mapping[str, Any], rules: Mapping[str, Any], seats: Sequence[str], seat: int | None) -> list[str]:
+    bidder = hand.get("bidder")
+    out = [f"hand {hand['number']}, dealer seat {hand['dealer']}"]
+    for s in range(4):
+        cards = hand_text(hand["deal"][s], rules) if seat is None or seat == s else f"{len(hand['deal'][s])} cards"
+        out.append(f"  seat {s} {seats[s]:<14} {cards}")
+    calls = ", ".join(f"{call['seat']}: {call['action']}" for call in hand["auction"])
+    out.append(f"  auction  {calls}")
+    if bidder is None:
+        out.append(f"  everybody passed: redeal; scores {hand['scores'][0]} to {hand['scores'][1]}")
+        return out
+    nest = hand_text(hand["nest"], rules) if nest_seen(rules, bidder, seat) else f"{len(hand['nest'])} cards"
+    discards = hand_text(hand["discards"], rules) if seat in (None, bidder) else f"{len(hand['discards'])} cards"
+    out.append(f"  seat {bidder} ({seats[bidder]}) wins the bid at {hand['bid']}; nest {nest}")
+    out.append(f"  discards {discards}; trump {COLOR_NAMES.get(hand['trump'], hand['trump'])}")
+    taken = [0, 0]
+    for number, trick in enumerate(hand["tricks"], 1):
+        taken[trick["winner"] % 2] += trick["counters"]
+        cards = "  ".join(f"{(trick['leader'] + k) % 4}:{card:<4}" for k, card in enumerate(trick["cards"]))
+        out.append(
+            f"  trick {number:>2}  {cards}  won by {trick['winner']}, {trick['counters']:>2} points  "
+            f"(taken {taken[0]} to {taken[1]})"
+        )
+    made = "made" if hand["made"] else "set"
+    out.append(
+        f"  nest {hand['nest_counters']} points to team {hand['nest_team']}; counters {hand['counters'][0]} to "
+        f"{hand['counters'][1]}; bid {hand['bid']} {made}; score {hand['score_change'][0]:+d} "
+        f"{hand['score_change'][1]:+d} -> {hand['scores'][0]} to {hand['scores'][1]}"
+    )
+    return out

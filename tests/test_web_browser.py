@@ -1,0 +1,280 @@
+"""The report and the viewer in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``).
+
+Skipped with a reason where they are not installed, except when ``ROOKARENA_REQUIRE_BROWSER`` is set
+(``.ci/run`` sets it where it could install them): then a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import web_games
+
+from rookarena import results
+from rookarena.actions import parse_action
+from rookarena.cards import Card
+from rookarena.game import Deal, Game
+from rookarena.presets import preset
+from rookarena.rules import Rules
+from rookarena.views import View, view
+from rookarena.web import model, page, sources
+
+pytestmark = pytest.mark.slow
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(ROOK|[RGBY](?:1[0-4]|[1-9]))(?![0-9])")
+NAMES = ["alpha", "beta", "gamma"]
+
+
+def _binaries() -> tuple[str, str] | None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    driver = shutil.which("chromedriver")
+    return (browser, driver) if browser and driver else None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    found = _binaries()
+    if found is None:
+        if os.environ.get("ROOKARENA_REQUIRE_BROWSER"):
+            pytest.fail("ROOKARENA_REQUIRE_BROWSER is set but chromium or chromedriver is missing")
+        pytest.skip("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1400,1200",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+    ):
+        options.add_argument(argument)
+    options.binary_location = found[0]
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(found[1]), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, list[dict[str, Any]]]:
+    directory = tmp_path_factory.mktemp("league")
+    (directory / "logs").mkdir()
+    played = web_games.league_records(NAMES, deals=2, rules=preset("open-nest").rules)
+    for record in played:
+        record["rules_name"] = "open-nest"
+    web_games.add_fault(played, directory, 1, 2)
+    web_games.write_dir(directory, played, NAMES, deals=2)
+    results.write(directory, played, "simple")
+    found = sources.load([directory])
+    path = directory / "report.html"
+    path.write_text(page.render(model.report_data(found.records, found.info, found.tails), "test"), encoding="utf-8")
+    return path, played
+
+
+def _open(driver: Any, path: pathlib.Path, fragment: str = "") -> None:
+    driver.get("about:blank")
+    driver.get_log("browser")
+    driver.get_log("performance")
+    driver.get(path.as_uri() + fragment)
+
+
+def _errors(driver: Any) -> list[Any]:
+    return [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+
+
+def _requests(driver: Any) -> list[str]:
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def test_the_report_loads_offline_without_errors(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
+    path, _ = report
+    _open(browser, path)
+    assert browser.find_element("id", "standings").is_displayed()
+    assert _errors(browser) == []
+    assert {url.split("#")[0] for url in _requests(browser)} <= {path.as_uri()}
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+    faults = browser.find_elements("css selector", "#faults-section tr.fault")
+    assert len(faults) == 1 and "log line 30" in faults[0].get_attribute("textContent")
+
+
+def test_the_standings_rows_equal_standings_json(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
+    path, _ = report
+    _open(browser, path)
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#standings tbody tr')].map(tr => Object.fromEntries("
+        "[...tr.children].map(td => [td.dataset.key, JSON.parse(td.dataset.value)])))"
+    )
+    expected = json.loads((path.parent / "standings.json").read_text(encoding="utf-8"))["standings"]
+    assert rows == expected
+
+
+def test_sorting_by_a_column(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
+    path, _ = report
+    _open(browser, path)
+    header = browser.find_element("css selector", "#standings th[data-key='bot']")
+    names = "return [...document.querySelectorAll('#standings tbody tr')].map(tr => tr.dataset.bot)"
+    header.click()
+    assert browser.execute_script(names) == sorted(NAMES)
+    header.click()
+    assert browser.execute_script(names) == sorted(NAMES, reverse=True)
+    assert header.get_attribute("aria-sort") == "descending"
+    browser.find_element("css selector", "#standings th[data-key='rank']").click()
+    assert browser.execute_script(names) == [
+        row["bot"] for row in json.loads((path.parent / "standings.json").read_text())["standings"]
+    ]
+
+
+def test_the_keyboard_steps_every_trick_to_the_final_score(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    path, played = report
+    record = played[0]
+    _open(browser, path, f"#game={record['game_id']}")
+    board = "document.querySelector('.board')"
+    total = browser.execute_script("return rookViewer.boards[0].steps.length")
+    body = browser.find_element("tag name", "body")
+    presses = 0
+    while int(browser.execute_script(f"return {board}.dataset.step")) < total - 1:
+        body.send_keys(Keys.ARROW_DOWN)
+        presses += 1
+        assert presses < 400
+    tricks = sum(len(hand.get("tricks", [])) for hand in record["hands"])
+    assert presses >= tricks
+    score = browser.execute_script(f"return {board}.querySelector('.score').dataset.scores")
+    assert score == ",".join(str(s) for s in record["result"]["scores"])
+    body.send_keys(Keys.HOME)
+    assert browser.execute_script(f"return {board}.dataset.step") == "0"
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert browser.execute_script(f"return {board}.dataset.step") == "1"
+    assert _errors(browser) == []
+
+
+def _engine_views(record: dict[str, Any]) -> list[list[list[View]]]:
+    """views[hand][n][seat]: the protocol's view of each seat after n decisions of the hand."""
+    rules = Rules.from_mapping(record["rules"])
+    deals = [
+        Deal(
+            tuple(tuple(Card.parse(c) for c in seat) for seat in hand["deal"]),
+            tuple(Card.parse(c) for c in hand["nest"]),
+        )
+        for hand in record["hands"]
+    ]
+    game = Game(rules, first_dealer=record["first_dealer"], deals=iter([*deals, deals[-1]]))
+    out = []
+    for hand in record["hands"]:
+        actions = [call["action"] for call in hand["auction"]]
+        if hand["bidder"] is not None:
+            nest = [f"discard {card}" for card in hand["discards"]]
+            turn = [f"trump {hand['trump']}"]
+            actions += turn + nest if record["rules"]["nest_order"] == "trump-then-discard" else nest + turn
+            actions += [f"play {card}" for trick in hand["tricks"] for card in trick["cards"]]
+        seen = []
+        for action in actions:
+            seen.append([view(game, seat) for seat in range(4)])
+            game.apply(parse_action(action))
+        out.append(seen)
+    return out
+
+
+def _known(v: View) -> set[str]:
+    cards = {*v.hand, *(v.nest or ()), *(v.discards or ()), *v.trick, *(c for t in v.tricks for c in t.cards)}
+    return {str(c) for c in cards}
+
+
+COLLECT = """
+const viewer = rookViewer;
+viewer.seat = arguments[0];
+const out = [];
+for (let i = 0; i < viewer.boards[0].steps.length; i += 1) {
+  viewer.go(i);
+  out.push([...document.querySelectorAll('.board')].map(b => ({
+    id: b.dataset.game, hand: Number(b.dataset.hand), actions: Number(b.dataset.actions), kind: b.dataset.kind,
+    shown: [...new Set(b.innerHTML.match(new RegExp(arguments[1], 'g')) || [])],
+    own: arguments[0] === null ? [] : [...b.querySelectorAll('.seat.own [data-card]')].map(c => c.dataset.card),
+  })));
+}
+return out;
+"""
+
+
+def test_a_seats_view_never_shows_another_seats_cards(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
+    path, played = report
+    by_id = {record["game_id"]: record for record in played}
+    record = played[0]
+    _open(browser, path, f"#game={record['game_id']}")
+    pattern = CARD.pattern
+    first = browser.execute_script(
+        "rookViewer.seat = null; rookViewer.go(0); return [...new Set(document.querySelector('.board').innerHTML"
+        ".match(new RegExp(arguments[0], 'g')))].length",
+        pattern,
+    )
+    assert first == len(Rules.from_mapping(record["rules"]).deck)  # everything: every card is drawn
+    views: dict[str, list[list[list[View]]]] = {}
+    nest_seen = 0
+    for seat in range(4):
+        steps = browser.execute_script(COLLECT, seat, pattern)
+        assert {board["id"] for board in steps[0]} == {record["game_id"], model.partners(played)[record["game_id"]]}
+        for step in steps:
+            for board in step:
+                if board["id"] not in views:
+                    views[board["id"]] = _engine_views(by_id[board["id"]])
+                seen = views[board["id"]][board["hand"]]
+                n = board["actions"]
+                if n < len(seen):
+                    v = seen[n][seat]
+                    assert set(board["shown"]) <= _known(v), (board, sorted(set(board["shown"]) - _known(v)))
+                    assert sorted(board["own"]) == sorted(str(c) for c in v.hand)
+                    nest_seen += v.nest is not None and v.bidder != seat
+                else:  # the hand's last decision is made: the last card is public too
+                    hand = by_id[board["id"]]["hands"][board["hand"]]
+                    last = hand["tricks"][-1]["cards"] if hand.get("tricks") else []
+                    allowed = _known(seen[-1][seat]) | set(last)
+                    assert set(board["shown"]) <= allowed, (board, sorted(set(board["shown"]) - allowed))
+    assert nest_seen > 0  # open-nest: the nest shown to the other seats was checked too
+    assert _errors(browser) == []
+
+
+def test_a_dropped_games_jsonl_opens(browser: Any, tmp_path: pathlib.Path) -> None:
+    played = web_games.league_records(NAMES[:2], deals=1)
+    directory = web_games.write_dir(tmp_path / "dropped", played, NAMES[:2], deals=1)
+    found = sources.load([directory])
+    path = tmp_path / "empty.html"
+    path.write_text(
+        page.render(model.report_data(found.records, found.info, found.tails, cap=0), "t"), encoding="utf-8"
+    )
+    _open(browser, path, f"#game={played[0]['game_id']}")
+    assert "not embedded" in browser.find_element("id", "viewer").text
+    browser.execute_script(
+        "const input = document.createElement('input'); input.type = 'file'; input.id = 'probe';"
+        "document.body.append(input);"
+    )
+    browser.find_element("id", "probe").send_keys(str(directory / "games.jsonl"))
+    browser.execute_script(
+        "const data = new DataTransfer(); data.items.add(document.getElementById('probe').files[0]);"
+        "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));"
+    )
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements("css selector", ".board"))
+    shown = browser.execute_script("return [...document.querySelectorAll('.board')].map(b => b.dataset.game)")
+    assert shown == [played[0]["game_id"], played[1]["game_id"]]
+    options = browser.execute_script("return [...document.querySelectorAll('#game-select option')].map(o => o.value)")
+    assert options == [record["game_id"] for record in played]
+    assert _errors(browser) == []

@@ -1,0 +1,247 @@
+"""The report's data, the page's JSON embedding, the game as text, and the three commands."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+import web_games
+from click.testing import CliRunner
+
+from rookarena import records, standings, tables
+from rookarena.actions import parse_action
+from rookarena.cards import Card
+from rookarena.cli import main
+from rookarena.game import Deal, Game
+from rookarena.presets import preset
+from rookarena.rules import Rules
+from rookarena.views import view
+from rookarena.web import model, page, sources, text
+
+NAMES = ["alpha", "beta", "gamma"]
+
+
+@pytest.fixture
+def league_dir(tmp_path: pathlib.Path) -> tuple[pathlib.Path, list[dict[str, Any]]]:
+    played = web_games.league_records(NAMES, deals=3)
+    directory = tmp_path / "results"
+    directory.mkdir()
+    (directory / "logs").mkdir()
+    web_games.add_fault(played, directory, 2, 1)
+    web_games.write_dir(directory, played, NAMES, deals=3)
+    return directory, played
+
+
+def test_standings_rows_are_the_standings_json(league_dir: tuple[pathlib.Path, list[dict[str, Any]]]) -> None:
+    directory, played = league_dir
+    found = sources.load([directory])
+    data = model.report_data(found.records, found.info, found.tails)
+    expected = tables.standings_json(standings.standings(played))["standings"]
+    assert data["standings"]["rows"] == json.loads(json.dumps(expected))
+    keys = [column["key"] for column in data["standings"]["columns"]]
+    assert keys == list(expected[0])
+    assert all(column["help"] for column in data["standings"]["columns"])
+
+
+def test_an_added_column_is_labelled_by_its_key() -> None:
+    columns = model.columns([{"rank": 1, "bot": "x", "new_figure": 2.5}])
+    assert columns[2] == {"key": "new_figure", "label": "new_figure", "help": model.UNKNOWN_COLUMN}
+
+
+def test_league_info_rules_and_command(league_dir: tuple[pathlib.Path, list[dict[str, Any]]]) -> None:
+    directory, _ = league_dir
+    found = sources.load([directory])
+    league = model.report_data(found.records, found.info, found.tails)["league"]
+    assert league["name"] == "web-test"
+    assert league["format"] == "round-robin"
+    assert league["games"] == 18 and league["planned_games"] == 18
+    assert league["seed"] == "1"
+    assert league["rules"]["preset"] == "tournament"
+    assert league["rules"]["differences"] == []
+    assert f"rookarena run {directory / 'config.yaml'} --out {directory}" in league["command"]
+    assert league["duration_seconds"] is not None and league["duration_seconds"] >= 0
+
+
+def test_knobs_that_differ_from_the_preset_are_listed() -> None:
+    record = web_games.league_records(NAMES[:2], deals=1)[0]
+    record["rules"] = {**record["rules"], "target": 500}
+    record["rules_name"] = "tournament+"
+    info = model.rules_info(record)
+    assert info["preset"] == "tournament"
+    assert info["differences"] == [{"knob": "target", "value": 500, "preset": 300}]
+
+
+def test_faults_carry_the_end_of_the_bots_log(league_dir: tuple[pathlib.Path, list[dict[str, Any]]]) -> None:
+    directory, played = league_dir
+    found = sources.load([directory])
+    faults = model.report_data(found.records, found.info, found.tails)["faults"]
+    assert len(faults) == 1
+    fault = faults[0]
+    assert fault["game"] == played[2]["game_id"] and fault["kind"] == "timeout" and fault["hand"] == 1
+    assert fault["log"]["name"].startswith(played[2]["seats"][1])
+    assert fault["log"]["lines"][0].endswith("log line 11 <b>&amp;</b>")
+    assert len(fault["log"]["lines"]) == sources.TAIL_LINES
+
+
+def test_crosstable_marks_intervals_that_exclude_half() -> None:
+    played = web_games.league_records(NAMES[:2], deals=6)
+    for record in played:  # alpha wins every game
+        team = record["teams"].index("alpha")
+        record["result"] = {**record["result"], "winner": team}
+    cross = model.crosstable(played, ["alpha", "beta"])
+    cell = cross["cells"][0][1]
+    assert cell["wins"] == 12 and cell["significant"] and cell["lo"] > 0.5
+    assert cross["cells"][1][0]["significant"] and cross["cells"][1][0]["hi"] < 0.5
+    even = model.crosstable(web_games.league_records(NAMES[:2], deals=1), ["alpha", "beta"])
+    assert not even["cells"][0][1]["significant"]
+
+
+def test_the_cap_keeps_faulted_closest_and_lopsided_games() -> None:
+    played = web_games.league_records(NAMES, deals=5)
+    played[7]["faults"] = [{"seat": 0, "bot": "x", "kind": "crash", "detail": "", "line": "", "hand": 1}]
+    links = model.partners(played)
+    summaries = [model.game_summary(r, i, links.get(model.game_id(r, i))) for i, r in enumerate(played)]
+    chosen, note = model.select_embedded(summaries, 8)
+    assert len(chosen) == 8 and not note["all"] and note["total"] == 30
+    assert played[7]["game_id"] in chosen and links[played[7]["game_id"]] in chosen
+    margins = sorted(s["margin"] for s in summaries if not s["faults"])
+    kept = [s["margin"] for s in summaries if s["id"] in chosen and not s["faults"]]
+    assert margins[0] in kept and margins[-1] in kept
+    assert model.select_embedded(summaries, 100)[1]["all"]
+
+
+def test_script_json_cannot_end_the_script_element() -> None:
+    blob = page.script_json({"detail": "</script><script>alert(1)</script> & <!--", "n": 1})
+    assert "</" not in blob and "<!--" not in blob and "&" not in blob
+    assert json.loads(str(blob)) == {"detail": "</script><script>alert(1)</script> & <!--", "n": 1}
+
+
+def test_the_page_is_self_contained(league_dir: tuple[pathlib.Path, list[dict[str, Any]]]) -> None:
+    directory, _ = league_dir
+    found = sources.load([directory])
+    html = page.render(model.report_data(found.records, found.info, found.tails), "a <title>")
+    assert "<title>a &lt;title&gt;</title>" in html
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "<link" not in html and "@import" not in html
+    assert html.count("</script>") == 3  # the data and the two scripts
+
+
+def _views_by_hand(record: dict[str, Any]) -> list[list[Any]]:
+    """For each hand, the engine's view of every seat once the hand's last decision is made (before
+    the score), replayed through the engine from the record's deals."""
+    rules = Rules.from_mapping(record["rules"])
+    deals = [
+        Deal(
+            tuple(tuple(Card.parse(c) for c in seat) for seat in hand["deal"]),
+            tuple(Card.parse(c) for c in hand["nest"]),
+        )
+        for hand in record["hands"]
+    ]
+    game = Game(rules, first_dealer=record["first_dealer"], deals=iter([*deals, deals[-1]]))
+    out = []
+    for hand in record["hands"]:
+        actions = [call["action"] for call in hand["auction"]]
+        if hand["bidder"] is not None:
+            nest = [f"discard {card}" for card in hand["discards"]]
+            turn = [f"trump {hand['trump']}"]
+            actions += turn + nest if record["rules"]["nest_order"] == "trump-then-discard" else nest + turn
+            actions += [f"play {card}" for trick in hand["tricks"] for card in trick["cards"]]
+        for action in actions[:-1]:
+            game.apply(parse_action(action))
+        out.append([view(game, seat) for seat in range(4)])
+        game.apply(parse_action(actions[-1]))
+    return out
+
+
+@pytest.mark.parametrize("preset_name", ["tournament", "open-nest"])
+def test_show_for_a_seat_holds_only_what_its_view_holds(preset_name: str) -> None:
+    played = web_games.league_records(NAMES[:2], deals=2, rules=preset(preset_name).rules)
+    for record in played:
+        record["rules_name"] = preset_name
+        views = _views_by_hand(record)
+        for seat in range(4):
+            shown = text.game_text(record, seat=seat)
+            blocks = shown.split("\n\nhand ")[1:]
+            assert len(blocks) == len(record["hands"])
+            for hand, block, seen in zip(record["hands"], blocks, views, strict=True):
+                known = {str(c) for c in hand["deal"][seat]} | {c for t in hand.get("tricks", []) for c in t["cards"]}
+                v = seen[seat]
+                known |= {str(c) for c in v.nest or ()} | {str(c) for c in v.discards or ()}
+                if v.nest is None:
+                    assert text.hand_text(hand["nest"], record["rules"]) not in block
+                lines = [line for line in block.splitlines() if line.startswith(("  seat", "  discards"))]
+                cards = set()
+                for line in lines:
+                    for group in re.findall(r"([RGBY]) ((?:\d+ ?)+)", line):
+                        cards |= {f"{group[0]}{n}" for n in group[1].split()}
+                assert cards <= known, (seat, hand["number"], sorted(cards - known))
+
+
+def test_show_everything_lists_every_card() -> None:
+    record = web_games.league_records(NAMES[:2], deals=1)[0]
+    shown = text.game_text(record)
+    assert text.hand_text(record["hands"][0]["nest"], record["rules"]) in shown
+    assert f"result: {record['teams'][record['result']['winner']]} wins" in shown
+
+
+def test_commands(league_dir: tuple[pathlib.Path, list[dict[str, Any]]], tmp_path: pathlib.Path) -> None:
+    directory, played = league_dir
+    runner = CliRunner()
+    out = tmp_path / "r.html"
+    result = runner.invoke(main, ["report", str(directory), "-o", str(out), "--embed", "4"])
+    assert result.exit_code == 0, result.output
+    assert "18 games, 4 embedded" in result.output and out.stat().st_size > 10_000
+    gid = played[0]["game_id"]
+    result = runner.invoke(main, ["replay", str(directory), gid, "-o", str(tmp_path / "g.html")])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["show", str(directory), gid, "--seat", "2"])
+    assert result.exit_code == 0 and result.output.startswith(f"game {gid}:")
+    result = runner.invoke(main, ["show", str(directory), "nope"])
+    assert result.exit_code == 2 and "no game 'nope'" in result.output and "Traceback" not in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(main, ["report", str(empty)])
+    assert result.exit_code == 1 and "no games.jsonl" in result.output
+
+
+def test_report_with_an_sprt_for_a_match(tmp_path: pathlib.Path) -> None:
+    played = web_games.league_records(NAMES[:2], deals=4)
+    directory = tmp_path / "match"
+    directory.mkdir()
+    with (directory / "games.jsonl").open("w", encoding="utf-8") as stream:
+        for record in played:
+            records.write(stream, record)
+    result = CliRunner().invoke(main, ["report", str(directory), "--sprt", "0", "50"])
+    assert result.exit_code == 0, result.output
+    html = (directory / "report.html").read_text(encoding="utf-8")
+    blob = json.loads(re.search(r'id="rookarena-data">(.*?)</script>', html, re.S).group(1))  # type: ignore[union-attr]
+    head = blob["match"]
+    assert head["a"] == "alpha" and len(head["running"]) == 8
+    assert [p["games"] for p in head["sprt"]["points"]] == [2, 4, 6, 8]
+    assert head["sprt"]["lower"] < 0 < head["sprt"]["upper"]
+    assert "neither the commands" in blob["league"]["command"]
+
+
+@pytest.mark.slow
+def test_report_of_a_real_match(tmp_path: pathlib.Path) -> None:
+    """End to end: a match between real bot processes, then the three commands as a user runs them."""
+    bot = f"{sys.executable} -m rookarena.randombot"
+    run = [sys.executable, "-m", "rookarena"]
+    subprocess.run(
+        [*run, "match", f"{bot} 1", f"{bot} 2", "--games", "2", "--out", str(tmp_path)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    report = subprocess.run([*run, "report", str(tmp_path)], capture_output=True, text=True, timeout=60, check=True)
+    assert "2 games, 2 embedded" in report.stdout
+    ids = model.game_ids(records.read((tmp_path / "games.jsonl").read_text(encoding="utf-8").splitlines()))
+    shown = subprocess.run(
+        [*run, "show", str(tmp_path), ids[0]], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "trick  1" in shown.stdout

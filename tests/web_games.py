@@ -1,0 +1,86 @@
+"""Results directories for the tests of the pages: seeded random games laid out as a league writes them."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+from typing import Any
+
+from rookarena import records
+from rookarena.players import random_action
+from rookarena.presets import preset
+from rookarena.records import derive_seed
+from rookarena.rules import Rules
+
+
+def play(rules: Rules, deal_seed: int, choice_seed: int, seats: list[str]) -> dict[str, Any]:
+    """One game of random players: deals from ``deal_seed``, choices from ``choice_seed``."""
+    game = records.new_game(rules, deal_seed, first_dealer=deal_seed % 4)
+    rng = random.Random(choice_seed)
+    while not game.is_over:
+        game.apply(random_action(game.legal_actions(), rng))
+    return records.build(game, seed=deal_seed, rules_name="tournament", seats=seats)
+
+
+def league_records(names: list[str], deals: int, seed: int = 1, rules: Rules | None = None) -> list[dict[str, Any]]:
+    """A round robin of ``names`` on ``deals`` duplicate deals per pairing, as ``rookarena run`` records it."""
+    rules = rules or preset("tournament").rules
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            for index in range(2 * deals):
+                deal, swapped = index // 2, index % 2 == 1
+                first, second = (b, a) if swapped else (a, b)
+                deal_seed = derive_seed(seed, "deal", deal)
+                record = play(rules, deal_seed, derive_seed(seed, a, b, index), [first, second, first, second])
+                record.update(
+                    game_id=f"{a}-vs-{b}-{index + 1:04d}",
+                    teams=[first, second],
+                    faults=[],
+                    league={
+                        "name": "web-test",
+                        "pairing": sorted([a, b]),
+                        "deal": deal,
+                        "swapped": swapped,
+                        "index": index,
+                    },
+                )
+                out.append(record)
+    return out
+
+
+def write_dir(directory: pathlib.Path, played: list[dict[str, Any]], names: list[str], deals: int) -> pathlib.Path:
+    """``games.jsonl``, ``league.json``, ``config.yaml`` and ``logs/`` as a league leaves them."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "logs").mkdir(exist_ok=True)
+    with (directory / "games.jsonl").open("w", encoding="utf-8") as stream:
+        for record in played:
+            records.write(stream, record)
+    meta = {
+        "name": "web-test",
+        "rules": preset("tournament").rules.to_mapping(),
+        "format": "round-robin",
+        "games": 2 * deals,
+        "duplicate": True,
+        "seed": 1,
+        "bots": [{"name": name, "command": ["python3", f"{name}.py"]} for name in names],
+        "shard": None,
+    }
+    (directory / "league.json").write_text(json.dumps(meta), encoding="utf-8")
+    (directory / "config.yaml").write_text("name: web-test\n", encoding="utf-8")
+    return directory
+
+
+def add_fault(played: list[dict[str, Any]], directory: pathlib.Path, index: int, seat: int) -> dict[str, Any]:
+    """A timeout by ``seat`` in game ``index`` and 30 lines in that bot's stderr log."""
+    record = played[index]
+    bot = record["seats"][seat]
+    fault = {"seat": seat, "bot": bot, "kind": "timeout", "detail": "no reply within 1 s", "line": "", "hand": 1}
+    record["faults"] = [fault]
+    match_id, number = record["game_id"].rsplit("-", 1)
+    slots = [2, 0, 3, 1] if record["league"]["swapped"] else [0, 2, 1, 3]
+    first = 1 + 2 * ((int(number) - 1) // 2)
+    log = directory / "logs" / f"{bot}-{match_id}-g{first}-s{slots[seat]}.stderr.log"
+    log.write_text("".join(f"{bot} log line {n} <b>&amp;</b>\n" for n in range(1, 31)), encoding="utf-8")
+    return fault
