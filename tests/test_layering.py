@@ -30,6 +30,8 @@ PURE = [
     "advice",
     "stats",
     "standings",
+    "web/model",
+    "web/text",
 ]
 FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.report"}
 
