@@ -190,7 +190,7 @@ async def check_bot(
         ignored.extend(reason for reasons in seen.values() for reason in reasons)
         slowest = max([slowest, *(_slowest(record, name) for record in played)])
     checks.extend(_ignored_warnings(ignored))
-    if slowest > SLOW_MOVE * time.move:
+    if slowest > SLOW_MOVE * time.move and all(check.passed for check in checks):
         checks.append(
             Check(
                 "decisions",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import pathlib
 import shlex
@@ -25,10 +26,23 @@ def check_bot(command: str, *extra: str, tmp: pathlib.Path | None = None) -> sub
         [sys.executable, "-m", "rookarena", "check-bot", command, "--games", "2", *extra],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=180,
         check=False,
         env=env,
     )
+
+
+FAST = ("--move-time", "0.5", "--startup", "3")
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, subprocess.CompletedProcess[str]]:
+    """The report of every command below, run a few at a time: most of a check of a broken bot is
+    waiting for its deadlines, so running them side by side costs little."""
+    commands = [*(case[0] for case in BROKEN), PASSER, *(case[0] for case in FRAGILE)]
+    with concurrent.futures.ThreadPoolExecutor(6) as pool:
+        results = pool.map(lambda command: check_bot(command, *FAST), commands)
+        return dict(zip(commands, results, strict=True))
 
 
 SAMPLES = [
@@ -85,8 +99,10 @@ BROKEN = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("command", "report", "advice"), BROKEN, ids=[case[1][:30] for case in BROKEN])
-def test_broken_bots_fail_with_advice_for_the_cause(command: str, report: str, advice: str) -> None:
-    result = check_bot(command, "--move-time", "0.5", "--startup", "3")
+def test_broken_bots_fail_with_advice_for_the_cause(
+    command: str, report: str, advice: str, reports: dict[str, subprocess.CompletedProcess[str]]
+) -> None:
+    result = reports[command]
     assert result.returncode == 1, result.stdout + result.stderr
     assert "NOT compliant" in result.stdout
     assert report in result.stdout
@@ -97,8 +113,10 @@ def test_broken_bots_fail_with_advice_for_the_cause(command: str, report: str, a
 
 
 @pytest.mark.slow
-def test_a_bot_that_never_wins_an_auction_is_not_compliant() -> None:
-    result = check_bot(f"{SCRIPTED} passer x")
+def test_a_bot_that_never_wins_an_auction_is_not_compliant(
+    reports: dict[str, subprocess.CompletedProcess[str]],
+) -> None:
+    result = reports[PASSER]
     assert result.returncode == 1, result.stdout
     assert "tournament: phases: in " in result.stdout
     assert "never did: win an auction, discard, name trump" in result.stdout
@@ -106,17 +124,20 @@ def test_a_bot_that_never_wins_an_auction_is_not_compliant() -> None:
     assert "NOT compliant" in result.stdout
 
 
+PASSER = f"{SCRIPTED} passer x"
+FRAGILE = [
+    (f"{SCRIPTED} twice x", "answering twice"),
+    (f"{SCRIPTED} hello " + shlex.quote('{"type":"hello","name":"terse"}'), "the hello has no 'version' and"),
+    (f"{SCRIPTED} play " + shlex.quote('\\n{"id":{id},"action":"{legal}"}'), "empty lines on stdout"),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("command", "warning"),
-    [
-        (f"{SCRIPTED} twice x", "answering twice"),
-        (f"{SCRIPTED} hello " + shlex.quote('{"type":"hello","name":"terse"}'), "the hello has no 'version' and"),
-        (f"{SCRIPTED} play " + shlex.quote('\\n{"id":{id},"action":"{legal}"}'), "empty lines on stdout"),
-    ],
-)
-def test_fragile_but_compliant_bots_get_warnings(command: str, warning: str) -> None:
-    result = check_bot(command)
+@pytest.mark.parametrize(("command", "warning"), FRAGILE)
+def test_fragile_but_compliant_bots_get_warnings(
+    command: str, warning: str, reports: dict[str, subprocess.CompletedProcess[str]]
+) -> None:
+    result = reports[command]
     assert result.returncode == 0, result.stdout + result.stderr
     assert "FAIL" not in result.stdout
     assert "WARN" in result.stdout and warning in result.stdout

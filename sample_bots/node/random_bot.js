@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A random Rook bot for the rook/1 protocol, in plain Node (no packages): the twin of
 // ../python/random_bot.py. Run: node random_bot.js [--seed N] [--name NAME].
-// One JSON object per line on stdin and stdout; the log goes to stderr.
+// One JSON object per line on stdin and stdout; the log goes to stderr. The random choices are reseeded
+// on every "game" message from the game's seed (plus --seed), so a league replays exactly.
 "use strict";
 const readline = require("readline");
 
@@ -10,7 +11,7 @@ function option(name, fallback) {
   return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1] : fallback;
 }
 
-// A small seeded generator (mulberry32), so that --seed N repeats a run; Math.random otherwise.
+// A small seeded generator (mulberry32).
 function seeded(seed) {
   let a = seed >>> 0;
   return () => {
@@ -22,8 +23,8 @@ function seeded(seed) {
   };
 }
 
-const seed = option("--seed", null);
-const random = seed === null ? Math.random : seeded(Number(seed));
+const salt = Number(option("--seed", "0"));
+let random = seeded(salt);
 const name = option("--name", "random-js");
 
 // One of the legal action strings. In the auction: pass or the lowest bid, with equal chance
@@ -54,7 +55,9 @@ const input = readline.createInterface({ input: process.stdin, terminal: false }
 input.on("line", (line) => {
   if (finished || !line.trim()) return;
   const message = JSON.parse(line);
-  if (message.type === "hello") {
+  if (message.type === "game") {
+    random = seeded((message.seed ^ Math.imul(salt, 0x9e3779b1)) >>> 0); // this game's choices: from its seed
+  } else if (message.type === "hello") {
     send({ type: "hello", name: name, version: "1.0", protocol: "rook/1" });
   } else if (message.type === "act") {
     send({ id: message.id, action: choose(message) });
