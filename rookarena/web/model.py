@@ -50,6 +50,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
         "Elo",
         "Bradley–Terry rating on the Elo scale (mean 0 over the entries) with its 95% error bar.",
     ),
+    "pairs": ("pairs", "Duplicate deal pairs played: both games of a deal, the teams swapped."),
     "duplicate": (
         "dup diff",
         "Paired duplicate difference: own minus opponent's final score over both games of a deal, "

@@ -275,16 +275,18 @@
   }
   document.getElementById("footer").textContent = `made by rookarena ${data.version || ""}; this page works offline and loads nothing from elsewhere`;
 
+  // #game=ID opens a game; &step=N and &seat=K (0-3) go to a moment and a seat's view of it.
   function openFromHash() {
-    const match = /^#game=(.+)$/.exec(window.location.hash);
-    if (match) {
-      viewer.open(decodeURIComponent(match[1]));
-      document.getElementById("viewer-section").scrollIntoView();
-    }
+    const params = new URLSearchParams(window.location.hash.slice(1));
+    const id = params.get("game") || (data.kind === "replay" ? data.open : null);
+    if (!id) return;
+    if (params.has("seat")) viewer.seat = Number(params.get("seat"));
+    viewer.open(id);
+    if (params.has("step") && viewer.boards.length) viewer.go(Number(params.get("step")));
+    if (data.kind === "report") document.getElementById("viewer-section").scrollIntoView();
   }
   window.addEventListener("hashchange", openFromHash);
-  if (data.kind === "replay" && data.open) viewer.open(data.open);
-  else openFromHash();
+  openFromHash();
 
   // A games.jsonl dropped anywhere on the page (or chosen with the file input) opens in the viewer.
   const note = document.getElementById("drop-note");
