@@ -19,7 +19,8 @@ import click
 import trio
 import yaml
 
-from rookarena import checkbot, league, preflight, records, report, results, standings, stats, tables, workers
+from rookarena import checkbot, league, preflight, records, report, results, standings, tables, workers
+from rookarena import sprt as sequential
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
@@ -57,6 +58,17 @@ def rules_show(name: str) -> None:
     except RookError as exc:
         raise click.BadParameter(str(exc), param_hint="NAME") from None
     click.echo(report.rules_yaml(found), nl=False)
+
+
+WIDE_HELP = (
+    "Every column of the standings (the CSV and JSON files always have them all). The default table "
+    "shows: # rank; bot; games; score % (a draw counts half); Elo: Bradley–Terry rating relative to "
+    "the table's mean, ± its 95% half-width; dup diff: the mean point difference per deal pair (own "
+    "minus opponent's final score, both games summed) ± its 95% t half-width; faults: faults "
+    "committed (when any). --wide adds wins, losses, draws, the score's 95% Wilson interval, points "
+    "for and against per game, bids won, made %, sets, average bid and the faults by kind. With "
+    "duplicate deals every ± counts deal pairs as the units; the line under the table says so."
+)
 
 
 def load_rules(spec: str) -> tuple[str, Rules]:
@@ -147,14 +159,32 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
     nargs=2,
     type=float,
     metavar="ELO0 ELO1",
-    help="Stop as soon as a sequential probability ratio test accepts elo <= ELO0 or elo >= ELO1 (A over B).",
+    help="Stop as soon as a sequential test accepts H0: elo = ELO0 or H1: elo = ELO1 (A over B; ELO0 < ELO1, "
+    "finite, within ±1000). Over deal pairs with duplicate deals, over games without.",
 )
 @click.option(
-    "--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT false positives."
+    "--sprt-points",
+    nargs=2,
+    type=float,
+    metavar="D0 D1",
+    help="Stop as soon as a sequential t-test on A's point difference per deal pair (both games summed) accepts "
+    "H0: mean = D0 or H1: mean = D1 (D0 < D1). Needs duplicate deals; not with --sprt.",
 )
 @click.option(
-    "--beta", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT false negatives."
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="The test's chance of accepting H1 when H0 is true; 0 < alpha, alpha + beta < 1.",
 )
+@click.option(
+    "--beta",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="The test's chance of accepting H0 when H1 is true; 0 < beta, alpha + beta < 1.",
+)
+@click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def match(
     command_a: str,
@@ -173,8 +203,10 @@ def match(
     duplicate: bool,
     out: str | None,
     sprt: tuple[float, float] | None,
+    sprt_points: tuple[float, float] | None,
     alpha: float,
     beta: float,
+    wide: bool,
     verbose: int,
 ) -> None:
     """Play COMMAND_A (team A, seats 0 and 2) against COMMAND_B (team B) and print who won what.
@@ -182,10 +214,21 @@ def match(
     Each command is one string, split as a shell would: for example 'python3 bot.py --level 2'. For
     regression tests A is the new version and B the old: the summary gives A's win rate and Elo
     difference with 95% intervals, the likelihood that A is stronger, and the paired difference over
-    duplicate deals. Exit status 3 means A is shown worse: the SPRT accepted ELO0 (with --sprt), or the
-    whole 95% Elo interval is below zero; 0 otherwise; 1 and 2 are errors in the input.
+    duplicate deals. With duplicate deals every interval and test counts deal pairs, not games.
+
+    \b
+    The summary ends with the question asked and its answer. Exit status:
+      0  the answer is not "A is worse": with --sprt/--sprt-points when the test
+         accepted H1, or accepted H0 with ELO1 (D1) > 0 ("not shown better"), or
+         did not decide; without a test when the 95% Elo interval reaches 0
+      1  an error (Error: ...); 2  a usage error, such as invalid --sprt bounds
+      3  A is shown worse: the test accepted H0 and ELO1 (D1) <= 0, as with
+         --sprt -10 0 ("is A worse?"); without a test, the whole 95% Elo
+         interval is below 0
+      130  stopped by Ctrl-C or SIGTERM
     """
     _logging(verbose)
+    test = _sequential_test(sprt, sprt_points, alpha, beta, duplicate)
     name, rules_value = load_rules(rules_spec)
     a = _spec(command_a, name_a, "a")
     b = _spec(command_b, name_b, "b")
@@ -213,7 +256,10 @@ def match(
     played: list[dict[str, Any]] = []
     sink = open(out_dir / "games.jsonl", "a", encoding="utf-8") if out_dir else None  # noqa: SIM115
 
-    decision: list[stats.SPRTResult] = []
+    decision: list[sequential.SPRTResult] = []
+    # The test's running sums: O(1) per finished game or deal pair. A pair's first game waits in `pending`.
+    tally = [test.start()] if test is not None else []
+    pending: list[dict[str, Any]] = []
 
     def on_record(record: dict[str, Any]) -> None:
         played.append(record)
@@ -222,13 +268,24 @@ def match(
             sink.flush()
             os.fsync(sink.fileno())
         click.echo(report.game_line(record, a.name, len(played), games), err=True)
-        if sprt is not None and (not duplicate or len(played) % 2 == 0):
-            tally = standings.head_to_head(played, a.name, b.name)
-            result = stats.sprt(tally.wins, tally.draws, tally.losses, *sprt, alpha, beta)
-            if result.decision is not None and not decision:
-                decision.append(result)
-                click.echo(f"SPRT decided after {len(played)} games", err=True)
-                runner.stop()
+        if not tally or decision:
+            return
+        if tally[0].test.model is sequential.Model.TRINOMIAL:
+            game = standings.game_result(record)
+            tally[0] = tally[0].add_game(game.score if game.teams[0] == a.name else 1 - game.score)
+        elif not pending:
+            pending.append(record)
+            return
+        else:
+            outcome = standings.pair_outcome(pending.pop(), record, a.name)
+            if outcome is None or (outcome[1] is None and tally[0].test.model is sequential.Model.POINTS):
+                return  # not a pair, or (for points) a game forfeited before its first hand
+            tally[0] = tally[0].add_pair(outcome[0], outcome[1] or 0.0)
+        result = tally[0].result()
+        if result.decision is not None:
+            decision.append(result)
+            click.echo(f"test decided after {len(played)} games", err=True)
+            runner.stop()
 
     runner = Match(config)
     try:
@@ -239,17 +296,55 @@ def match(
     finally:
         if sink is not None:
             sink.close()
-    click.echo(results.standings_text(played, "simple", crosstable=False))
+    click.echo(results.standings_text(played, "simple", crosstable=False, wide=wide, width=_columns()))
     summary = standings.head_to_head(played, a.name, b.name)
-    test = decision[0] if decision else None
-    if sprt is not None and test is None:
-        test = stats.sprt(summary.wins, summary.draws, summary.losses, *sprt, alpha, beta)
+    outcome = decision[0] if decision else tally[0].result() if tally else None
     click.echo("")
-    click.echo(tables.match_summary(summary, test))
+    click.echo(tables.match_summary(summary, outcome))
+    if outcome is None:
+        worse = summary.elo.hi < 0
+        click.echo("question: is NEW worse than OLD? (the whole 95% Elo interval below 0)")
+        click.echo(f"answer: {'yes: NEW is worse' if worse else 'no: NEW is not shown worse'}")
+    else:
+        worse = sequential.verdict(outcome).worse
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
-    if (test is not None and test.decision == stats.Hypothesis.H0) or summary.elo.hi < 0:
+    if worse:
         raise SystemExit(EXIT_WORSE)
+
+
+def _sequential_test(
+    sprt: tuple[float, float] | None,
+    points: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    duplicate: bool,
+) -> sequential.SequentialTest | None:
+    """The test `match` runs, checked before any game: one line and exit status 2 for a bad argument."""
+    if sprt is not None and points is not None:
+        raise click.BadParameter("use --sprt or --sprt-points, not both", param_hint="--sprt-points")
+    if points is not None and not duplicate:
+        raise click.BadParameter("the points test counts deal pairs: drop --no-duplicate", param_hint="--sprt-points")
+    try:
+        sequential.check_error_rates(alpha, beta)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--alpha/--beta") from None
+    if sprt is None and points is None:
+        return None
+    model = sequential.Model.POINTS
+    if sprt is not None:
+        model = sequential.Model.PENTANOMIAL if duplicate else sequential.Model.TRINOMIAL
+    bounds = sprt if sprt is not None else points
+    assert bounds is not None
+    try:
+        return sequential.SequentialTest(model, bounds[0], bounds[1], alpha, beta)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--sprt" if sprt is not None else "--sprt-points") from None
+
+
+def _columns() -> int:
+    """The terminal's width (80 when it cannot be told), for fitting the standings."""
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 @main.command("check-bot")
@@ -286,9 +381,17 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
 @click.option("--resume", is_flag=True, help="Continue a league in --out, skipping its finished games.")
 @click.option("--shard", metavar="K/N", help="Run only the K-th of N disjoint slices of the games.")
 @click.option("--format", "fmt", default="simple", show_default=True, help="Any tabulate table format.")
+@click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
-    config_file: str, jobs: int | None, out: str | None, resume: bool, shard: str | None, fmt: str, verbose: int
+    config_file: str,
+    jobs: int | None,
+    out: str | None,
+    resume: bool,
+    shard: str | None,
+    fmt: str,
+    wide: bool,
+    verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
     _logging(verbose)
@@ -342,19 +445,20 @@ def run(
         sink.close()
     progress.finish()
     played = league.read_games(out_dir / league.GAMES_FILE)
-    click.echo(write_standings(out_dir, played, fmt))
+    click.echo(write_standings(out_dir, played, fmt, wide))
 
 
 @main.command("standings")
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
 @click.option("--format", "fmt", default="simple", show_default=True, help="Any tabulate table format.")
-def standings_command(directories: tuple[str, ...], fmt: str) -> None:
+@click.option("--wide", is_flag=True, help=WIDE_HELP)
+def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> None:
     """Print the standings of one results directory, or of several (shards) merged."""
     try:
         played = league.merge(pathlib.Path(d) for d in directories)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(render_standings(played, fmt))
+    click.echo(render_standings(played, fmt, wide))
 
 
 class StopRequestedError(Exception):
@@ -381,13 +485,14 @@ async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> 
         raise StopRequestedError
 
 
-def render_standings(played: list[dict[str, Any]], fmt: str) -> str:
-    return results.standings_text(played, fmt)
+def render_standings(played: list[dict[str, Any]], fmt: str, wide: bool = False) -> str:
+    """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
+    return results.standings_text(played, fmt, wide=wide, width=_columns())
 
 
-def write_standings(out_dir: pathlib.Path, played: list[dict[str, Any]], fmt: str) -> str:
-    """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text."""
-    return results.write(out_dir, played, fmt)
+def write_standings(out_dir: pathlib.Path, played: list[dict[str, Any]], fmt: str, wide: bool = False) -> str:
+    """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text shown."""
+    return results.write(out_dir, played, fmt, wide=wide, width=_columns())
 
 
 def _default_out(name: str, shard: str | None, resume: bool) -> pathlib.Path:

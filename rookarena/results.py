@@ -10,26 +10,40 @@ from typing import Any
 from rookarena import standings, tables
 
 
-def standings_text(played: Sequence[dict[str, Any]], fmt: str, crosstable: bool = True) -> str:
-    """The standings table, followed by the crosstable."""
+def standings_text(
+    played: Sequence[dict[str, Any]],
+    fmt: str,
+    crosstable: bool = True,
+    *,
+    wide: bool = False,
+    width: int | None = None,
+) -> str:
+    """The standings table (compact unless ``wide``, fitted to ``width``) with its model line, then the crosstable."""
     if not played:
         return "no games played yet"
     rows = standings.standings(played)
-    text = tables.standings_table(rows, fmt)
+    text = tables.standings_table(rows, fmt, wide=wide, width=width)
     if crosstable:
         cross = standings.crosstable(played, [row.name for row in rows])
         text += "\n\n" + tables.crosstable_text(cross, fmt)
     return text
 
 
-def write(out_dir: pathlib.Path, played: Sequence[dict[str, Any]], fmt: str) -> str:
-    """Write standings.txt, standings.csv, standings.json and crosstable.txt; return the text shown."""
-    text = standings_text(played, fmt)
+def write(
+    out_dir: pathlib.Path,
+    played: Sequence[dict[str, Any]],
+    fmt: str,
+    *,
+    wide: bool = False,
+    width: int | None = None,
+) -> str:
+    """Write standings.txt (every column), standings.csv, standings.json and crosstable.txt; return the text shown."""
+    text = standings_text(played, fmt, wide=wide, width=width)
     if not played:
         return text
     rows = standings.standings(played)
     cross = standings.crosstable(played, [row.name for row in rows])
-    (out_dir / "standings.txt").write_text(tables.standings_table(rows, fmt) + "\n", encoding="utf-8")
+    (out_dir / "standings.txt").write_text(tables.standings_table(rows, fmt, wide=True) + "\n", encoding="utf-8")
     (out_dir / "standings.csv").write_text(tables.standings_csv(rows), encoding="utf-8")
     payload = json.dumps(tables.standings_json(rows), indent=2, allow_nan=False)
     (out_dir / "standings.json").write_text(payload + "\n", encoding="utf-8")

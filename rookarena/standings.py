@@ -11,7 +11,13 @@ With duplicate deals both games of a deal hold the same cards, the teams swapped
 difference* of an entry for such a pair is its final score minus its opponent's, summed over the two
 games. Two games form a pair when they share the league name, the pairing and the deal number
 (``league``), or, for records without ``league``, the two entries and the seed; and when exactly one
-of them has each entry as team 0.
+of them has each entry as team 0. A pair in which a game ended before any hand was played (a bot that
+would not start, a withdrawn team) says nothing about points and is left out of the difference.
+
+The unit of the statistics. With duplicate pairs, the two games of a pair hold the same cards and
+their results are strongly anti-correlated: every error bar (the Bradley–Terry ratings', the Elo
+interval's, the LOS) is then computed over deal pairs (cluster-robust), a game outside any pair
+counting as a cluster of its own. Without pairs the games are independent, as they are.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rookarena import stats
+from rookarena import ratings, stats
 
 Record = Mapping[str, Any]
 
@@ -45,8 +51,9 @@ class Standing:
     opponents_set: int  # hands the opponents bid for and failed
     average_bid: float | None  # over the bids won
     faults: tuple[tuple[str, int], ...]  # (kind, count), most frequent first
-    rating: stats.Rating
+    rating: ratings.Rating
     duplicate: stats.MeanInterval | None  # per deal pair; None without any
+    pairs: int = 0  # duplicate deal pairs played: the units of the rating's error when any entry has some
 
     @property
     def score(self) -> float:
@@ -134,14 +141,20 @@ def standings(records: Iterable[Record], prior_draws: float = 1.0) -> list[Stand
     """Every entry's figures, best first: by rating, then win rate, then name.
 
     Ratings are one Bradley–Terry fit over all games (``prior_draws`` virtual draws per entry against a
-    0-rated opponent; see :func:`rookarena.stats.bradley_terry`).
+    0-rated opponent; see :func:`rookarena.ratings.bradley_terry`), with errors over deal pairs when
+    there are duplicate pairs (:func:`rookarena.ratings.bradley_terry_clustered`).
     """
     played = game_results(records)
     tallies: dict[str, _Tally] = {}
     for g in played:
         for team in (0, 1):
             tallies.setdefault(g.teams[team], _Tally()).add(g, team)
-    ratings = stats.bradley_terry(((g.teams[0], g.teams[1], g.score) for g in played), prior_draws)
+    pairs = duplicate_pairs(played)
+    if pairs:
+        fitted = ratings.bradley_terry_clustered(_clusters(played, pairs), prior_draws)
+    else:
+        fitted = ratings.bradley_terry(((g.teams[0], g.teams[1], g.score) for g in played), prior_draws)
+    pair_counts: Counter[str] = Counter(name for first, _ in pairs for name in first.teams)
     duplicates = duplicate_differences(played)
     rows = []
     for name, t in tallies.items():
@@ -163,11 +176,14 @@ def standings(records: Iterable[Record], prior_draws: float = 1.0) -> list[Stand
                 opponents_set=t.opponents_set,
                 average_bid=t.bid_total / t.bids_won if t.bids_won else None,
                 faults=tuple(sorted(t.faults.items(), key=lambda kv: (-kv[1], kv[0]))),
-                rating=ratings[name],
+                rating=fitted[name],
                 duplicate=stats.t_interval(diffs) if diffs else None,
+                pairs=pair_counts[name],
             )
         )
-    rows.sort(key=lambda s: (-s.rating.elo, -s.win_rate.estimate, s.name))
+    # Equal figures are equal up to rounding noise (two entries with the same results get ratings a
+    # few ulps apart): compare them rounded, so that the name decides.
+    rows.sort(key=lambda s: (-round(s.rating.elo, 6), -round(s.win_rate.estimate, 9), s.name))
     return [dataclasses.replace(row, rank=rank) for rank, row in enumerate(rows, 1)]
 
 
@@ -195,12 +211,45 @@ def duplicate_pairs(played: Iterable[GameResult]) -> list[tuple[GameResult, Game
     ]
 
 
+def _clusters(
+    played: Sequence[GameResult], pairs: Sequence[tuple[GameResult, GameResult]]
+) -> list[tuple[str, str, float, int]]:
+    """Every deal pair as one cluster ``(a, b, a's score over both games, 2)``, every other game alone."""
+    paired = {id(g) for pair in pairs for g in pair}
+    out = [(first.teams[0], first.teams[1], pair_score(first, second), 2) for first, second in pairs]
+    out.extend((g.teams[0], g.teams[1], g.score, 1) for g in played if id(g) not in paired)
+    return out
+
+
+def pair_score(first: GameResult, second: GameResult) -> float:
+    """The score (0 to 2) of ``first``'s team 0 over a deal pair."""
+    return first.score + 1 - second.score
+
+
+def pair_difference(first: GameResult, second: GameResult) -> float | None:
+    """``first``'s team 0's final score minus its opponent's, summed over the pair; None when a game of
+    the pair ended before any hand was played (a forfeit at the start tells nothing about points)."""
+    if not (_hands_played(first) and _hands_played(second)):
+        return None
+    return (first.points[0] - first.points[1]) + (second.points[1] - second.points[0])
+
+
+def _hands_played(g: GameResult) -> bool:
+    """False for a game forfeited before its first hand ended (its 0-0 says nothing about points)."""
+    result = g.record.get("result")
+    if g.record.get("forfeit") is None or result is None:
+        return True
+    return bool(result.get("hands"))
+
+
 def duplicate_differences(played: Iterable[GameResult]) -> dict[str, list[float]]:
     """Per entry, its duplicate difference (own minus opponent's final score over both games) per pair."""
     out: dict[str, list[float]] = {}
     for first, second in duplicate_pairs(played):
+        diff = pair_difference(first, second)
+        if diff is None:
+            continue
         a, b = first.teams
-        diff = (first.points[0] - first.points[1]) + (second.points[1] - second.points[0])
         out.setdefault(a, []).append(diff)
         out.setdefault(b, []).append(-diff)
     return out
@@ -264,9 +313,23 @@ class HeadToHead:
     points_for: float  # a's final score per game (0 without games)
     points_against: float
     win_rate: stats.Interval  # score per game with its Wilson interval
-    elo: stats.EloDifference
+    elo: stats.EloDifference  # over deal pairs when there are any (see ``pairs``), else over games
     los: float
     duplicate: stats.MeanInterval | None
+    pairs: int = 0  # duplicate deal pairs among the games
+
+
+def pair_outcome(first: Record, second: Record, a: str) -> tuple[float, float | None] | None:
+    """``a``'s score over two consecutive records (0 to 2) and its point difference, if they are a deal
+    pair with ``a`` in it; the difference is None when a game ended before its first hand."""
+    pair = duplicate_pairs([game_result(first), game_result(second)])
+    if not pair or a not in pair[0][0].teams:
+        return None
+    x, y = pair[0]
+    score, diff = pair_score(x, y), pair_difference(x, y)
+    if x.teams[0] != a:
+        score, diff = 2 - score, None if diff is None else -diff
+    return score, diff
 
 
 def game_scores(records: Iterable[Record], a: str, b: str) -> list[float]:
@@ -287,7 +350,18 @@ def head_to_head(records: Iterable[Record], a: str, b: str) -> HeadToHead:
     for g in played:
         tally.add(g, g.teams.index(a))
     n = tally.games
+    pairs = duplicate_pairs(played)
     diffs = duplicate_differences(played).get(a)
+    if pairs:
+        sums = stats.ClusterSums()
+        for x, _, score, count in _clusters(played, pairs):
+            sums = sums.add(score if x == a else count - score, count)
+        elo = stats.elo_interval(sums)
+        # Clusters without spread (one pair, or every pair alike) give no variance to judge by: then
+        # the LOS of the games, as without pairs.
+        los = stats.los_clustered(sums) if sums.variance_of_mean > 0 else stats.los(tally.wins, tally.losses)
+    else:
+        elo, los = stats.elo_difference(tally.wins, tally.draws, tally.losses), stats.los(tally.wins, tally.losses)
     return HeadToHead(
         a=a,
         b=b,
@@ -298,7 +372,8 @@ def head_to_head(records: Iterable[Record], a: str, b: str) -> HeadToHead:
         points_for=tally.points_for / n if n else 0.0,
         points_against=tally.points_against / n if n else 0.0,
         win_rate=stats.wilson(tally.wins + tally.draws / 2, n),
-        elo=stats.elo_difference(tally.wins, tally.draws, tally.losses),
-        los=stats.los(tally.wins, tally.losses),
+        elo=elo,
+        los=los,
         duplicate=stats.t_interval(diffs) if diffs else None,
+        pairs=len(pairs),
     )

@@ -10,8 +10,17 @@ from typing import Any
 
 from tabulate import tabulate
 
+from rookarena.protocol import FaultKind
+from rookarena.sprt import Model, SPRTResult, verdict
 from rookarena.standings import Crosstable, HeadToHead, Standing
-from rookarena.stats import MeanInterval, SPRTResult
+from rookarena.stats import MeanInterval
+
+# Every fault kind a record can hold: the referee's, and a withdrawn team's forfeits. The CSV has a
+# column for each, and ``faults_other`` for any other, so that its columns are the same in every run.
+FAULT_KINDS = (*(kind.value for kind in FaultKind), "withdrawn")
+
+COMPACT_HEADERS = ["#", "bot", "games", "score %", "Elo", "dup diff", "faults"]
+MIN_NAME = 8  # names are shortened to fit the terminal, never below this
 
 STANDINGS_HEADERS = [
     "rank",
@@ -86,20 +95,89 @@ def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
     ]
 
 
-def standings_table(rows: Sequence[Standing], fmt: str = "simple") -> str:
-    """The standings as a table in any tabulate format (``simple``, ``github``, ``grid``, ``plain`` ...).
+def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
+    """The cells of the compact table, in the order of ``COMPACT_HEADERS``."""
+    return [
+        [
+            row.rank,
+            row.name,
+            row.games,
+            f"{100 * row.win_rate.estimate:.1f}",
+            f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}",
+            "-"
+            if row.duplicate is None
+            else f"{_fixed(row.duplicate.mean, 0, sign=True)} ± {_fixed(row.duplicate.half_width, 0)}",
+            sum(count for _, count in row.faults),
+        ]
+        for row in rows
+    ]
 
-    The duplicate difference column is left out when no entry has one (no duplicate deal pairs).
+
+def model_note(rows: Sequence[Standing], width: int | None = None) -> str:
+    """The line under the table: what the ± are, and which model gave them (shortened to ``width``)."""
+    paired = any(row.pairs for row in rows)
+    dup = any(row.duplicate is not None for row in rows)
+    if paired:
+        variants = [
+            "± are 95% half-widths. Elo: Bradley–Terry, relative to the table's mean, errors over deal pairs."
+            + (" dup diff: points per deal pair (both games summed), t-interval." if dup else ""),
+            "± 95%. Elo: Bradley–Terry vs the table's mean, over deal pairs."
+            + (" dup diff: points per deal pair." if dup else ""),
+            "± 95%. Elo: Bradley–Terry vs the mean, by deal pairs." + (" dup: points per pair." if dup else ""),
+            "± 95%, Bradley–Terry, by deal pairs",
+        ]
+    else:
+        variants = [
+            "± are 95% half-widths. Elo: Bradley–Terry, relative to the table's mean, errors over games.",
+            "± 95%. Elo: Bradley–Terry vs the table's mean, over games.",
+            "± 95%, Bradley–Terry, by games",
+        ]
+    if width is None:
+        return variants[0]
+    return next((text for text in variants if len(text) <= width), variants[-1])
+
+
+def standings_table(
+    rows: Sequence[Standing], fmt: str = "simple", *, wide: bool = False, width: int | None = None
+) -> str:
+    """The standings in any tabulate format (``simple``, ``github``, ``grid``, ``plain`` ...), then the model line.
+
+    Compact by default: rank, bot, games, score %, Elo ±, the paired difference (with duplicate deals)
+    and the fault count (when any); ``wide`` gives every column. With ``width`` (a terminal's columns)
+    long names are shortened with ``…`` until the table fits, down to ``MIN_NAME`` characters.
     """
-    headers = list(STANDINGS_HEADERS)
-    cells = standings_rows(rows)
-    align = ["right", "left", *["right"] * (len(headers) - 2)]
-    align[headers.index("faults")] = "left"
-    if all(row.duplicate is None for row in rows):
-        headers, align = headers[:-1], align[:-1]
-        cells = [line[:-1] for line in cells]
-    # Numbers are formatted here: tabulate must not reparse "-" or "62.5 [..]" cells.
-    return tabulate(cells, headers=headers, tablefmt=fmt, colalign=align, disable_numparse=True)
+    if wide:
+        headers, cells = list(STANDINGS_HEADERS), standings_rows(rows)
+        align = ["right", "left", *["right"] * (len(headers) - 2)]
+        align[headers.index("faults")] = "left"
+        drop = [] if any(row.duplicate is not None for row in rows) else ["dup diff"]
+    else:
+        headers, cells = list(COMPACT_HEADERS), compact_rows(rows)
+        align = ["right", "left", *["right"] * (len(headers) - 2)]
+        drop = [] if any(row.duplicate is not None for row in rows) else ["dup diff"]
+        if not any(row.faults for row in rows):
+            drop.append("faults")
+    keep = [i for i, header in enumerate(headers) if header not in drop]
+    headers, align = [headers[i] for i in keep], [align[i] for i in keep]
+    cells = [[line[i] for i in keep] for line in cells]
+
+    def render(limit: int | None) -> str:
+        shown = [[line[0], _shorten(line[1], limit), *line[2:]] for line in cells]
+        # Numbers are formatted here: tabulate must not reparse "-" or "62.5 [..]" cells.
+        return tabulate(shown, headers=headers, tablefmt=fmt, colalign=align, disable_numparse=True)
+
+    text = render(None)
+    longest = max((len(row.name) for row in rows), default=0)
+    over = max((len(line) for line in text.splitlines()), default=0) - (width or 0)
+    if width is not None and over > 0 and longest > MIN_NAME:
+        text = render(max(MIN_NAME, longest - over))
+    return text + "\n" + model_note(rows, width)
+
+
+def _shorten(name: str, limit: int | None) -> str:
+    if limit is None or len(name) <= limit:
+        return name
+    return name[: limit - 1] + "…"
 
 
 def _csv_number(value: float | None, digits: int = 6) -> str:
@@ -113,10 +191,12 @@ def _csv_number(value: float | None, digits: int = 6) -> str:
 def standings_csv(rows: Sequence[Standing]) -> str:
     """The standings as CSV: one column per figure, intervals as separate lo/hi columns, rates as fractions.
 
-    Faults get a total column and a ``faults_KIND`` column for every kind any entry committed; a figure
-    that does not exist (no bids: no made rate) is an empty cell, an infinite bound ``inf``.
+    The columns are the same in every run: faults get a total column, a ``faults_KIND`` column for
+    every kind of ``FAULT_KINDS`` and ``faults_other``; ``rating_unit`` says over what the rating's
+    error was computed (``deal pairs`` or ``games``). A figure that does not exist (no bids: no made
+    rate) is an empty cell, an infinite bound ``inf``.
     """
-    kinds = sorted({kind for row in rows for kind, _ in row.faults})
+    unit = "deal pairs" if any(row.pairs for row in rows) else "games"
     header = [
         "rank",
         "bot",
@@ -137,11 +217,14 @@ def standings_csv(rows: Sequence[Standing]) -> str:
         "opponents_set",
         "average_bid",
         "faults",
-        *(f"faults_{kind}" for kind in kinds),
+        *(f"faults_{kind}" for kind in FAULT_KINDS),
+        "faults_other",
         "elo",
         "elo_error",
         "elo_lo",
         "elo_hi",
+        "rating_unit",
+        "pairs",
         "dup_pairs",
         "dup_diff",
         "dup_lo",
@@ -174,11 +257,14 @@ def standings_csv(rows: Sequence[Standing]) -> str:
                 row.opponents_set,
                 _csv_number(row.average_bid),
                 sum(faults.values()),
-                *(faults.get(kind, 0) for kind in kinds),
+                *(faults.get(kind, 0) for kind in FAULT_KINDS),
+                sum(count for kind, count in faults.items() if kind not in FAULT_KINDS),
                 _csv_number(row.rating.elo, 3),
                 _csv_number(row.rating.error, 3),
                 _csv_number(row.rating.elo - row.rating.error, 3),
                 _csv_number(row.rating.elo + row.rating.error, 3),
+                unit,
+                row.pairs,
                 0 if dup is None else dup.n,
                 _csv_number(None if dup is None else dup.mean),
                 _csv_number(None if dup is None else dup.lo),
@@ -196,6 +282,8 @@ def _json_number(value: float | None) -> float | None:
 def standings_json(rows: Sequence[Standing]) -> dict[str, Any]:
     """The standings as a dict ready for ``json.dumps`` (strict JSON: an infinite bound is null)."""
     return {
+        "rating_unit": "deal pairs" if any(row.pairs for row in rows) else "games",
+        "note": model_note(rows),
         "standings": [
             {
                 "rank": row.rank,
@@ -216,6 +304,7 @@ def standings_json(rows: Sequence[Standing]) -> dict[str, Any]:
                 "average_bid": row.average_bid,
                 "faults": dict(row.faults),
                 "rating": {"elo": row.rating.elo, "error": row.rating.error},
+                "pairs": row.pairs,
                 "duplicate": None
                 if row.duplicate is None
                 else {
@@ -227,7 +316,7 @@ def standings_json(rows: Sequence[Standing]) -> dict[str, Any]:
                 },
             }
             for row in rows
-        ]
+        ],
     }
 
 
@@ -250,12 +339,21 @@ def crosstable_text(table: Crosstable, fmt: str = "simple") -> str:
 
 
 def sprt_text(result: SPRTResult) -> str:
-    """``SPRT [0, 10]: LLR 1.23 (-2.94, 2.94) after 120 games: continue``."""
-    verdict = "continue" if result.decision is None else f"accept {result.decision}"
-    return (
-        f"SPRT [{result.elo0:g}, {result.elo1:g}]: LLR {result.llr:.2f} ({result.lower:.2f}, {result.upper:.2f}) "
-        f"after {result.games} games: {verdict}"
-    )
+    """``SPRT [0, 10] over deal pairs: LLR 1.23 (-2.94, 2.94) after 120 games: continue``."""
+    verdict_word = "continue" if result.decision is None else f"accept {result.decision}"
+    if result.model is Model.POINTS:
+        name = f"points test [{result.h0:g}, {result.h1:g}] per deal pair"
+    else:
+        unit = "deal pairs" if result.model is Model.PENTANOMIAL else "games"
+        name = f"SPRT [{result.h0:g}, {result.h1:g}] over {unit}"
+    played = _count(result.games, "game") + (f" ({_count(result.pairs, 'pair')})" if result.pairs else "")
+    return f"{name}: LLR {result.llr:.2f} ({result.lower:.2f}, {result.upper:.2f}) after {played}: {verdict_word}"
+
+
+def verdict_lines(result: SPRTResult) -> list[str]:
+    """The question the test answers and its answer, as two lines."""
+    found = verdict(result)
+    return [f"question: {found.question}", f"answer: {found.answer}"]
 
 
 def _count(n: int, word: str, plural: str | None = None) -> str:
@@ -266,12 +364,13 @@ def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
     """A few lines on ``a`` against ``b``: W/D/L, score rate, Elo, LOS, duplicate difference, the SPRT."""
     s = summary
     elo = s.elo
+    unit = f" (over {_count(s.pairs, 'deal pair')})" if s.pairs else ""
     lines = [
         f"{s.a} vs {s.b}: {_count(s.games, 'game')}, {s.a} {_count(s.wins, 'win')}, "
         f"{_count(s.draws, 'draw')}, {_count(s.losses, 'loss', 'losses')}",
         f"score rate {win_rate_text(s)} %, points per game {_fixed(s.points_for)} to {_fixed(s.points_against)}",
         f"Elo difference {_fixed(elo.elo, sign=True)} [{_fixed(elo.lo, sign=True)}, {_fixed(elo.hi, sign=True)}], "
-        f"LOS {100 * s.los:.1f} %",
+        f"LOS {100 * s.los:.1f} %{unit}",
     ]
     if s.duplicate is not None:
         lines.append(
@@ -279,4 +378,5 @@ def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
         )
     if sprt is not None:
         lines.append(sprt_text(sprt))
+        lines.extend(verdict_lines(sprt))
     return "\n".join(lines)

@@ -29,6 +29,8 @@ PURE = [
     "contract",
     "advice",
     "stats",
+    "ratings",
+    "sprt",
     "standings",
     "web/model",
     "web/text",

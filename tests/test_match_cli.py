@@ -46,6 +46,7 @@ def test_a_weaker_new_version_fails_the_run() -> None:
 
 @pytest.mark.slow
 def test_sprt_accepting_h0_fails_the_run() -> None:
-    result = match(RANDOM, HEURISTIC, "--games", "60", "--sprt", "0", "50")
+    # With ELO1 <= 0 the test asks "is NEW worse?": H0 (worse by 50) accepted fails the run.
+    result = match(RANDOM, HEURISTIC, "--games", "60", "--sprt", "-50", "0")
     assert result.returncode == 3, result.stdout + result.stderr
     assert "accept H0" in result.stdout

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rookarena import standings, stats
+from rookarena import ratings, standings, stats
 from rookarena.standings import Cell, Standing
 
 Record = dict[str, Any]
@@ -151,12 +151,18 @@ def test_duplicate_differences() -> None:
 
 def test_ratings_and_ranking() -> None:
     rows = standings.standings(LEAGUE)
-    # Team-0 scores of the six games, as Bradley–Terry results.
-    fit = stats.bradley_terry(
+    # With duplicate pairs the units are the pairs: A-B deal 0 (A 1 of 2), A-C deal 0 (A 0.5 of 2), and
+    # B-C's two games of different deals, one cluster each; the errors are the cluster-robust ones.
+    fit = ratings.bradley_terry_clustered([("A", "B", 1.0, 2), ("A", "C", 0.5, 2), ("B", "C", 1, 1), ("B", "C", 0, 1)])
+    for row in rows:
+        assert row.rating == fit[row.name]
+    assert {row.name: row.pairs for row in rows} == {"A": 2, "B": 1, "C": 1}
+    # The fit itself is the one over games.
+    games = ratings.bradley_terry(
         [("A", "B", 1), ("B", "A", 1), ("A", "C", 0.5), ("C", "A", 1), ("B", "C", 1), ("B", "C", 0)]
     )
     for row in rows:
-        assert row.rating == fit[row.name]
+        assert row.rating.elo == pytest.approx(games[row.name].elo, abs=1e-9)
     # C took 1.5 of 2 from A and split with B; B split with both; A took 0.5 of 2 from C.
     assert [(row.rank, row.name) for row in rows] == [(1, "C"), (2, "B"), (3, "A")]
     assert rows[0].rating.elo > rows[1].rating.elo > rows[2].rating.elo
@@ -216,11 +222,13 @@ def test_head_to_head_in_a_league() -> None:
     assert (h.games, h.wins, h.draws, h.losses) == (2, 0, 1, 1)
     assert (h.points_for, h.points_against) == (187.5, 107.5)
     assert h.win_rate == stats.wilson(0.5, 2)
-    # Elo: s = 0.25 → −190.8485, interval [−inf, 67.8894] (worked in test_stats).
+    # One deal pair: the units are pairs, and one pair has no spread, so the interval is the Wilson
+    # interval of the score (0.5 of 2) mapped to Elo, and the LOS that of the games, Φ((0 − 1)/√1).
+    assert h.pairs == 1
+    bounds = stats.wilson(0.5, 2)
     assert h.elo.elo == pytest.approx(-190.8485, abs=1e-4)
-    assert h.elo.lo == -math.inf
-    assert h.elo.hi == pytest.approx(67.8894, abs=1e-4)
-    assert h.los == pytest.approx(0.1586553, abs=1e-7)  # Φ((0 − 1)/√1)
+    assert (h.elo.lo, h.elo.hi) == (stats.elo_from_score(bounds.lo), stats.elo_from_score(bounds.hi))
+    assert h.los == pytest.approx(0.1586553, abs=1e-7)
     assert h.duplicate == stats.MeanInterval(1, 160, math.inf)
     # From the other side.
     c = standings.head_to_head(LEAGUE, "C", "A")
@@ -248,9 +256,15 @@ def test_head_to_head_of_match_records_pairs_deals_by_seed() -> None:
     assert h.duplicate is not None
     assert (h.duplicate.n, h.duplicate.mean) == (2, 192.5)
     assert h.duplicate.half_width == pytest.approx(2064.7582696, abs=1e-6)
-    # Elo from 3-0-2: s = 0.6, elo = −400·log10(1/0.6 − 1) = 70.4365; LOS Φ(1/√5) = Φ(0.4472136) = 0.6726396
+    # Elo from 3-0-2: s = 0.6, elo = −400·log10(1/0.6 − 1) = 70.4365. The units are the two pairs
+    # (X scored 1 and 2 of 2) and the lone game (0 of 1): Σ (S − n·m)² = 0.2² + 0.8² + 0.6² = 1.04,
+    # var = 1.04 / 5² = 0.0416, se = 0.2039608; interval 0.6 ± 1.959964·0.2039608 = [0.2002442, 0.9997558];
+    # LOS Φ(0.1 / 0.2039608) = Φ(0.4902903) = 0.6880358 (scipy.stats.norm.cdf).
+    assert h.pairs == 2
     assert h.elo.elo == pytest.approx(70.4365, abs=1e-4)
-    assert h.los == pytest.approx(0.6726396, abs=1e-7)
+    assert h.elo.lo == pytest.approx(-400 * math.log10(1 / 0.2002442 - 1), abs=1e-3)
+    assert h.elo.hi == pytest.approx(-400 * math.log10(1 / 0.9997558 - 1), abs=1e-1)
+    assert h.los == pytest.approx(0.6880358, abs=1e-7)
     assert standings.game_scores(games, "X", "Y") == [1.0, 0.0, 1.0, 1.0, 0.0]
 
 
@@ -260,3 +274,52 @@ def test_head_to_head_without_games() -> None:
     assert h.win_rate == stats.Interval(0.5, 0.0, 1.0)
     with pytest.raises(ValueError, match="two different entries"):
         standings.head_to_head(LEAGUE, "A", "A")
+
+
+def forfeited(teams: list[str], deal: int, swapped: bool, loser: int) -> Record:
+    """A game forfeited before its first hand: 0-0, the forfeiting team (``loser``) loses."""
+    out = record(teams, [0, 0], 1 - loser, deal=deal, swapped=swapped, faults=[(loser, "crash")])
+    out["forfeit"] = {"seat": loser, "team": loser, "kind": "crash"}
+    return out
+
+
+def test_a_bot_that_only_forfeits_has_no_points_difference() -> None:
+    # "dead" crashes at the start of every game: its 0-0 games say nothing about points.
+    games = []
+    for deal in range(4):
+        games.append(forfeited(["live", "dead"], deal, False, loser=1))
+        games.append(forfeited(["dead", "live"], deal, True, loser=0))
+    rows = by_name(standings.standings(games))
+    assert rows["dead"].duplicate is None and rows["live"].duplicate is None
+    assert (rows["live"].wins, rows["dead"].losses, rows["dead"].pairs) == (8, 8, 4)
+    assert rows["live"].rating.elo > 0 > rows["dead"].rating.elo
+    assert rows["dead"].rating.error > 0
+    h = standings.head_to_head(games, "dead", "live")
+    assert h.duplicate is None and h.elo.hi < 0
+
+
+def test_equal_figures_rank_by_name_whatever_the_order_of_the_records() -> None:
+    # "zeta" and "alpha" have the same results against "mid" (a pair split each way): equal ratings
+    # up to rounding noise, which must not decide; the name does.
+    games = []
+    for deal, first in enumerate(["zeta", "alpha", "zeta", "alpha"]):
+        games.append(record([first, "mid"], [300, 100], 0, deal=deal))
+        games.append(record(["mid", first], [300, 100], 0, deal=deal, swapped=True))
+    games.append(record(["zeta", "mid"], [300, 100], 0, deal=9))
+    games.append(record(["alpha", "mid"], [300, 100], 0, deal=8))
+    for order in (games, games[::-1]):
+        rows = standings.standings(order)
+        assert [row.name for row in rows] == ["alpha", "zeta", "mid"]
+        assert rows[0].rating.elo == pytest.approx(rows[1].rating.elo, abs=1e-9)
+
+
+def test_pair_outcome_from_either_side() -> None:
+    first, second = LEAGUE[0], LEAGUE[1]
+    # A-B deal 0: A wins g1, loses g2 → 1 of 2; points +60 for A.
+    assert standings.pair_outcome(first, second, "A") == (1.0, 60)
+    assert standings.pair_outcome(first, second, "B") == (1.0, -60)
+    assert standings.pair_outcome(LEAGUE[2], LEAGUE[3], "C") == (1.5, -160)
+    assert standings.pair_outcome(LEAGUE[4], LEAGUE[5], "B") is None  # two deals: not a pair
+    assert standings.pair_outcome(first, second, "C") is None
+    dead = [forfeited(["live", "dead"], 0, False, 1), forfeited(["dead", "live"], 0, True, 0)]
+    assert standings.pair_outcome(dead[0], dead[1], "live") == (2.0, None)

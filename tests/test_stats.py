@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena import stats
-from rookarena.stats import Hypothesis, Interval
+from rookarena import ratings, stats
+from rookarena.sprt import Hypothesis
+from rookarena.stats import ClusterSums, Interval
 
 Z = 1.959963984540054  # Φ⁻¹(0.975)
 ELO = 400 / math.log(10)  # 173.7178 Elo per natural log-odds unit
@@ -27,7 +28,7 @@ def test_stats_imports_only_the_stdlib_maths() -> None:
             modules.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             modules.add(node.module or "")
-    assert modules <= {"__future__", "dataclasses", "enum", "math", "statistics", "collections.abc"}
+    assert modules <= {"__future__", "dataclasses", "math", "statistics", "collections.abc"}
 
 
 def test_z95() -> None:
@@ -168,6 +169,14 @@ def test_los() -> None:
 def test_t_quantile_known_values(df: int, expected: float) -> None:
     assert stats.t_quantile(0.975, df) == pytest.approx(expected, rel=1e-11)
     assert stats.t_quantile(0.025, df) == pytest.approx(-expected, rel=1e-11)
+
+
+@pytest.mark.parametrize("df", [3.5, 100, 9_999, 10_000, 1e5, 1e7, 1e9, 1e12, 1e15])
+@pytest.mark.parametrize("p", [1e-10, 0.001, 0.025, 0.3, 0.975, 0.999999])
+def test_t_quantile_against_scipy(df: float, p: float) -> None:
+    from scipy import stats as scipy_stats  # type: ignore[import-untyped]
+
+    assert stats.t_quantile(p, df) == pytest.approx(float(scipy_stats.t.ppf(p, df)), rel=1e-11)
 
 
 def test_t_quantile_tends_to_the_normal() -> None:
@@ -321,7 +330,7 @@ UNBALANCED: Results = [
 @pytest.mark.parametrize("results", [ROUND_ROBIN, UNBALANCED], ids=["balanced", "unbalanced"])
 def test_bradley_terry_three_entries_against_brute_force(results: Results) -> None:
     names = ["A", "B", "C"]
-    got = stats.bradley_terry(results)
+    got = ratings.bradley_terry(results)
     raw = _brute_force(names, results, prior=1.0)
     mean = sum(raw) / 3
     assert list(got) == names
@@ -341,7 +350,7 @@ def test_bradley_terry_three_entries_against_brute_force(results: Results) -> No
 def test_bradley_terry_balanced_round_robin_ranks_by_total_score() -> None:
     # In a balanced round robin the total scores are sufficient: A 3 of 4, B and C 1.5 of 4 each,
     # so B and C rate the same although B beat C.
-    got = stats.bradley_terry(ROUND_ROBIN)
+    got = ratings.bradley_terry(ROUND_ROBIN)
     assert got["A"].elo > 0 > got["B"].elo
     assert got["B"].elo == pytest.approx(got["C"].elo, abs=1e-9)
     assert got["A"].elo == pytest.approx(-2 * got["B"].elo, abs=1e-9)
@@ -352,7 +361,7 @@ def test_bradley_terry_two_entries_closed_form_without_prior() -> None:
     # centred: ±95.4243. Fisher information (natural units) of the difference: n·p(1−p) = 4·0.75·0.25 = 0.75;
     # in the mean-zero gauge each rating is ± half the difference: var = 1/(4·0.75) = 1/3,
     # error = 1.959964·0.5773503·173.7178 = 196.5766.
-    got = stats.bradley_terry([("A", "B", 1), ("A", "B", 1), ("B", "A", 0), ("A", "B", 0)], prior_draws=0)
+    got = ratings.bradley_terry([("A", "B", 1), ("A", "B", 1), ("B", "A", 0), ("A", "B", 0)], prior_draws=0)
     assert got["A"].elo == pytest.approx(95.42425, abs=1e-4)
     assert got["B"].elo == pytest.approx(-95.42425, abs=1e-4)
     assert got["A"].error == pytest.approx(196.5766, abs=1e-3)
@@ -369,7 +378,7 @@ def test_bradley_terry_two_entries_with_prior() -> None:
     for _ in range(100):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if equation(mid) > 0 else (lo, mid)
-    got = stats.bradley_terry([("A", "B", 1), ("A", "B", 1), ("A", "B", 1), ("A", "B", 0)])
+    got = ratings.bradley_terry([("A", "B", 1), ("A", "B", 1), ("A", "B", 1), ("A", "B", 0)])
     assert got["A"].elo == pytest.approx(lo, abs=1e-6)
     assert got["B"].elo == pytest.approx(-lo, abs=1e-6)
     assert 0 < got["A"].elo < 95.42425  # shrunk towards 0 by the prior
@@ -377,30 +386,30 @@ def test_bradley_terry_two_entries_with_prior() -> None:
 
 def test_bradley_terry_unbeaten_is_finite_with_the_prior_only() -> None:
     sweep: Results = [("A", "B", 1.0)] * 3
-    got = stats.bradley_terry(sweep)
+    got = ratings.bradley_terry(sweep)
     assert math.isfinite(got["A"].elo) and got["A"].elo > 0
     a, b = _brute_force(["A", "B"], sweep, 1.0)
     assert got["A"].elo == pytest.approx((a - b) / 2, abs=1e-3)
     with pytest.raises(ValueError, match="diverge without a prior"):
-        stats.bradley_terry(sweep, prior_draws=0)
+        ratings.bradley_terry(sweep, prior_draws=0)
     # A beat B, B beat C, C beat A: every entry took points from every other through the cycle.
-    cycle = stats.bradley_terry([("A", "B", 1.0), ("B", "C", 1.0), ("C", "A", 1.0)], prior_draws=0)
+    cycle = ratings.bradley_terry([("A", "B", 1.0), ("B", "C", 1.0), ("C", "A", 1.0)], prior_draws=0)
     assert all(r.elo == pytest.approx(0, abs=1e-9) for r in cycle.values())
     with pytest.raises(ValueError, match="diverge without a prior"):
-        stats.bradley_terry([("A", "B", 1.0), ("B", "C", 1.0), ("A", "C", 1.0)], prior_draws=0)
+        ratings.bradley_terry([("A", "B", 1.0), ("B", "C", 1.0), ("A", "C", 1.0)], prior_draws=0)
 
 
 def test_bradley_terry_edges() -> None:
-    assert stats.bradley_terry([]) == {}
+    assert ratings.bradley_terry([]) == {}
     # A game against itself is ignored, but the entry is rated: 0, and alone it is its own mean, so the
     # error of its centred rating is 0.
-    alone = stats.bradley_terry([("A", "A", 1.0)])
+    alone = ratings.bradley_terry([("A", "A", 1.0)])
     assert alone["A"].elo == 0
     assert alone["A"].error == 0
     with pytest.raises(ValueError, match="prior_draws > 0"):  # two groups that never met
-        stats.bradley_terry([("A", "B", 1.0), ("B", "A", 1.0), ("C", "D", 0.5)], prior_draws=0)
+        ratings.bradley_terry([("A", "B", 1.0), ("B", "A", 1.0), ("C", "D", 0.5)], prior_draws=0)
     with pytest.raises(ValueError, match="expected a score"):
-        stats.bradley_terry([("A", "B", 2.0)])
+        ratings.bradley_terry([("A", "B", 2.0)])
 
 
 @settings(max_examples=60, deadline=None)
@@ -412,96 +421,78 @@ def test_bradley_terry_edges() -> None:
     )
 )
 def test_bradley_terry_properties(results: Results) -> None:
-    got = stats.bradley_terry(results)
+    got = ratings.bradley_terry(results)
     assert math.fsum(r.elo for r in got.values()) == pytest.approx(0, abs=1e-7)
     assert all(math.isfinite(r.elo) and (r.error > 0 or len(got) == 1) for r in got.values())
     # Reversing every result negates every rating.
-    flipped = stats.bradley_terry([(a, b, 1 - s) for a, b, s in results])
+    flipped = ratings.bradley_terry([(a, b, 1 - s) for a, b, s in results])
     for name, rating in got.items():
         assert flipped[name].elo == pytest.approx(-rating.elo, abs=1e-6)
         assert flipped[name].error == pytest.approx(rating.error, rel=1e-6)
     # The order of the results does not matter.
-    again = stats.bradley_terry(list(reversed(results)))
+    again = ratings.bradley_terry(list(reversed(results)))
     for name, rating in got.items():
         assert again[name].elo == pytest.approx(rating.elo, abs=1e-6)
-
-
-# --- SPRT ---------------------------------------------------------------------------------------------
-
-S1 = 0.5143871841659987  # expected score of +10 Elo: 1 / (1 + 10^(−10/400))
-
-
-def test_sprt_bounds() -> None:
-    # ln(0.05/0.95) = −2.9444390, ln(0.95/0.05) = 2.9444390
-    assert stats.sprt_bounds() == pytest.approx((-2.9444390, 2.9444390))
-    # α = 0.1, β = 0.2: ln(0.2/0.9) = −1.5040774, ln(0.8/0.1) = 2.0794415
-    assert stats.sprt_bounds(0.1, 0.2) == pytest.approx((-1.5040774, 2.0794415))
-    with pytest.raises(ValueError, match="alpha"):
-        stats.sprt_bounds(0.6, 0.5)
-
-
-def test_sprt_llr_by_hand() -> None:
-    assert stats.expected_score(10) == pytest.approx(S1, abs=1e-15)
-    # 6 W, 2 D, 2 L: N = 10, m = 0.7, var = (6·0.3² + 2·0.2² + 2·0.7²)/10 = 0.16
-    # LLR = 10·(S1 − 0.5)·(1.4 − 0.5 − S1)/(2·0.16) = 10·0.0143872·0.3856128/0.32 = 0.1733713
-    got = stats.sprt(6, 2, 2, 0, 10)
-    assert got.llr == pytest.approx(0.1733713, abs=1e-7)
-    assert (got.games, got.decision, got.elo0, got.elo1) == (10, None, 0, 10)
-
-
-def test_sprt_straight_wins_accept_h1() -> None:
-    # 400 wins have no spread: one virtual win and loss are added, N = 402, m = 401/402 = 0.9975124,
-    # var = m(1 − m) = 0.0024814; LLR = 402·0.0143872·(1.9950249 − 1.0143872)/(2·0.0024814) = 1142.85
-    got = stats.sprt(400, 0, 0, 0, 10)
-    assert got.llr == pytest.approx(1142.85, abs=0.01)
-    assert got.decision is Hypothesis.H1 and got.decision == "H1"
-    # Sequentially: after 19 wins, N = 21, m = 20/21, var = 20/441 = 0.0453515,
-    # LLR = 21·0.0143872·(1.9047619 − 1.0143872)/0.0907029 = 2.9658 ≥ 2.9444; after 18: N = 20, m = 0.95,
-    # var = 0.0475, LLR = 20·0.0143872·(1.9 − 1.0143872)/0.095 = 2.6824, below.
-    got = stats.sprt_sequence([1.0] * 400, 0, 10)
-    assert (got.games, got.decision) == (19, Hypothesis.H1)
-    assert got.llr == pytest.approx(2.9658, abs=1e-4)
-    assert stats.sprt(18, 0, 0, 0, 10).llr == pytest.approx(2.6824, abs=1e-4)
-
-
-def test_sprt_even_sequence_accepts_h0() -> None:
-    # W, L alternating: after 2k games m = 0.5, var = 0.25,
-    # LLR = 2k·(S1 − 0.5)·(1 − 0.5 − S1)/0.5 = −2k·2·0.0143872² = −k·0.00082797;
-    # 7112 games give −2.94424 (above −2.94444), 7114 give −2.94507: H0 at game 7114.
-    got = stats.sprt_sequence([1.0, 0.0] * 10_000, 0, 10)
-    assert (got.games, got.decision) == (7114, Hypothesis.H0)
-    assert got.llr == pytest.approx(-7114 * 2 * (S1 - 0.5) ** 2, abs=1e-9)
-    assert stats.sprt(5000, 0, 5000, 0, 10).decision is Hypothesis.H0
-
-
-def test_sprt_losses_accept_h0_and_a_short_mixed_sequence_continues() -> None:
-    assert stats.sprt_sequence([0.0] * 50, 0, 10).decision is Hypothesis.H0
-    got = stats.sprt_sequence([1.0, 0.0, 0.5, 1.0, 0.0, 1.0], 0, 10)
-    assert (got.games, got.decision) == (6, None)
-    assert got.lower < got.llr < got.upper
-    assert stats.sprt_sequence([], 0, 10) == stats.SPRTResult(0, 0.0, got.lower, got.upper, 0, 10, None)
-    with pytest.raises(ValueError, match="expected game scores"):
-        stats.sprt_sequence([0.25], 0, 10)
-    with pytest.raises(ValueError, match="elo0 < elo1"):
-        stats.sprt(1, 1, 1, 10, 0)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300))
-def test_sprt_decision_matches_the_bounds(wins: int, draws: int, losses: int) -> None:
-    got = stats.sprt(wins, draws, losses, -5, 5)
-    assert math.isfinite(got.llr)
-    if got.llr >= got.upper:
-        assert got.decision is Hypothesis.H1
-    elif got.llr <= got.lower:
-        assert got.decision is Hypothesis.H0
-    else:
-        assert got.decision is None
-    # Swapping wins and losses mirrors the LLR of a symmetric test.
-    assert stats.sprt(losses, draws, wins, -5, 5).llr == pytest.approx(-got.llr, abs=1e-9)
 
 
 def test_hypothesis_round_trips() -> None:
     for member in Hypothesis:
         assert Hypothesis(str(member)) is member
     assert list(itertools.chain(Hypothesis)) == [Hypothesis.H0, Hypothesis.H1]
+
+
+# --- clustered games (duplicate deal pairs) ------------------------------------------------------------
+
+
+def test_cluster_sums_of_single_games_are_the_per_game_interval() -> None:
+    sums = ClusterSums()
+    for score in [1.0] * 6 + [0.5] * 2 + [0.0] * 2:
+        sums = sums.add(score, 1)
+    assert stats.elo_interval(sums) == stats.elo_difference(6, 2, 2)
+    assert (sums.games, sums.clusters, sums.mean) == (10, 10, 0.7)
+
+
+def test_cluster_variance_against_numpy() -> None:
+    import numpy as np
+
+    pairs = [2.0, 1.0, 1.0, 1.5, 0.0, 1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 2.0]
+    sums = ClusterSums()
+    for score in pairs:
+        sums = sums.add(score, 2)
+    per_game = np.array(pairs) / 2
+    # Pairs of equal size: the variance of the mean per game is the pairs' population variance over C.
+    assert sums.variance_of_mean == pytest.approx(float(np.var(per_game) / len(pairs)), rel=1e-12)
+    got = stats.elo_interval(sums)
+    margin = Z * math.sqrt(float(np.var(per_game)) / len(pairs))
+    mean = float(per_game.mean())
+    assert got.lo == pytest.approx(-400 * math.log10(1 / (mean - margin) - 1), rel=1e-12)
+    assert got.hi == pytest.approx(-400 * math.log10(1 / (mean + margin) - 1), rel=1e-12)
+    # LOS is Φ of the mean's distance from ½ in standard errors.
+    assert stats.los_clustered(sums) == pytest.approx(
+        0.5 * math.erfc(-(mean - 0.5) / math.sqrt(2 * float(np.var(per_game)) / len(pairs))), rel=1e-12
+    )
+
+
+def test_split_pairs_give_a_narrower_interval_than_independent_games() -> None:
+    # Every pair split 1-1 but two: the anti-correlation makes the pair far less variable than its games.
+    sums, games = ClusterSums(), []
+    for first, second in [(1.0, 0.0)] * 18 + [(1.0, 1.0), (0.0, 0.0)]:
+        sums = sums.add(first + second, 2)
+        games += [first, second]
+    paired = stats.elo_interval(sums)
+    independent = stats.elo_difference(games.count(1.0), 0, games.count(0.0))
+    assert paired.elo == independent.elo == 0.0
+    assert paired.hi - paired.lo < 0.5 * (independent.hi - independent.lo)
+
+
+def test_cluster_sums_without_spread_fall_back_to_wilson() -> None:
+    sums = ClusterSums()
+    for _ in range(5):
+        sums = sums.add(1.0, 2)
+    got = stats.elo_interval(sums)
+    bounds = stats.wilson(5, 10)
+    assert (got.elo, got.lo, got.hi) == (0.0, stats.elo_from_score(bounds.lo), stats.elo_from_score(bounds.hi))
+    assert stats.los_clustered(sums) == 0.5
+    assert stats.elo_interval(ClusterSums()).games == 0
+    with pytest.raises(ValueError, match="cluster sums"):
+        sums.add(3.0, 2)

@@ -11,8 +11,10 @@ import math
 import pytest
 
 from rookarena import tables
+from rookarena.ratings import Rating
+from rookarena.sprt import Hypothesis, Model, SPRTResult
 from rookarena.standings import Cell, Crosstable, HeadToHead, Standing
-from rookarena.stats import EloDifference, Hypothesis, Interval, MeanInterval, Rating, SPRTResult
+from rookarena.stats import EloDifference, Interval, MeanInterval
 
 ALPHA = Standing(
     rank=1,
@@ -32,6 +34,7 @@ ALPHA = Standing(
     faults=(("timeout", 3), ("crash", 1)),
     rating=Rating(35.2, 40.44),
     duplicate=MeanInterval(8, 12.5, 30.125),
+    pairs=8,
 )
 BETA = Standing(
     rank=2,
@@ -51,8 +54,13 @@ BETA = Standing(
     faults=(),
     rating=Rating(-0.2, 40.44),
     duplicate=MeanInterval(1, -12.5, math.inf),
+    pairs=8,
 )
-GAMMA = dataclasses.replace(BETA, name="gamma", duplicate=None)
+GAMMA = dataclasses.replace(BETA, name="gamma", duplicate=None, pairs=0)
+PAIRED_NOTE = (
+    "± are 95% half-widths. Elo: Bradley–Terry, relative to the table's mean, errors over deal pairs. "
+    "dup diff: points per deal pair (both games summed), t-interval."
+)
 
 
 ALPHA_TAIL = ["timeout 3, crash 1", "+35 ± 40", "+12.5 ± 30.1"]
@@ -73,8 +81,8 @@ def test_cell_texts() -> None:
     ]
 
 
-def test_standings_table_github() -> None:
-    assert tables.standings_table([ALPHA, BETA], "github").splitlines() == [
+def test_standings_table_github_wide() -> None:
+    assert tables.standings_table([ALPHA, BETA], "github", wide=True).splitlines() == [
         "|   rank | bot   |   games |   wins |   losses |   draws |    win % [95% CI] |   pts/game |   against/game "
         "|   bids won |   made % |   sets |   avg bid | faults             |      Elo |     dup diff |",
         "|--------|-------|---------|--------|----------|---------|-------------------|------------|----------------"
@@ -83,19 +91,74 @@ def test_standings_table_github() -> None:
         "|         30 |     70.0 |      9 |      86.5 | timeout 3, crash 1 | +35 ± 40 | +12.5 ± 30.1 |",
         "|      2 | beta  |      16 |      5 |       10 |       1 | 34.4 [17.2, 57.0] |      198.0 |          251.3 "
         "|          0 |        - |      0 |         - | -                  |  +0 ± 40 |  -12.5 ± inf |",
+        PAIRED_NOTE,
     ]
+
+
+def test_standings_table_compact() -> None:
+    assert tables.standings_table([ALPHA, BETA]).splitlines() == [
+        "  #  bot      games    score %       Elo    dup diff    faults",
+        "---  -----  -------  ---------  --------  ----------  --------",
+        "  1  alpha       16       65.6  +35 ± 40    +12 ± 30         4",
+        "  2  beta        16       34.4   +0 ± 40   -12 ± inf         0",
+        PAIRED_NOTE,
+    ]
+    # No faults: no faults column; no pairs: no dup diff, and the note says the units are games.
+    assert tables.standings_table([GAMMA]).splitlines() == [
+        "  #  bot      games    score %      Elo",
+        "---  -----  -------  ---------  -------",
+        "  2  gamma       16       34.4  +0 ± 40",
+        "± are 95% half-widths. Elo: Bradley–Terry, relative to the table's mean, errors over games.",
+    ]
+
+
+def many(names: list[str]) -> list[Standing]:
+    """A table with every optional column, wide figures and the given names."""
+    return [
+        dataclasses.replace(
+            ALPHA,
+            rank=i,
+            name=name,
+            games=1200,
+            rating=Rating(-1234.5 + 300 * i, 1234.0),
+            duplicate=MeanInterval(600, -1234.0, 1234.0),
+            faults=(("withdrawn", 500), ("crash", 1)),
+        )
+        for i, name in enumerate(names, 1)
+    ]
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_compact_table_fits_the_terminal_with_sixteen_character_names(width: int) -> None:
+    rows = many(["heuristic-random", "packaged-random1", "x" * 16, "random-js"])
+    text = tables.standings_table(rows, width=width)
+    assert max(len(line) for line in text.splitlines()) <= width
+    assert "heuristic-random" in text  # not shortened: it fits
+
+
+def test_longer_names_are_shortened_to_fit() -> None:
+    rows = many(["a-very-long-bot-name-indeed-version-2", "short"])
+    text = tables.standings_table(rows, width=75)
+    assert max(len(line) for line in text.splitlines()) <= 75
+    assert "  a-very-long-…  " in text  # 37 characters cut to 14
+    # Never below MIN_NAME characters, even when the table cannot fit.
+    assert "  a-very-…  " in tables.standings_table(rows, width=40)
+    assert "a-very-long-bot-name-indeed-version-2" in tables.standings_table(rows, width=200)
+    assert "a-very-long-bot-name-indeed-version-2" in tables.standings_table(rows)  # no width: no fitting
 
 
 def test_standings_table_formats_and_the_optional_column() -> None:
     plain = tables.standings_table([ALPHA, GAMMA], "plain")
     assert "dup diff" not in tables.standings_table([GAMMA], "plain")
     assert "dup diff" in plain
-    assert plain.splitlines()[2].split()[-1] == "-"  # gamma's duplicate cell
+    assert plain.splitlines()[2].split()[-2] == "-"  # gamma's duplicate cell, before its faults
     grid = tables.standings_table([ALPHA], "grid")
     assert grid.startswith("+--") and "| alpha |" in grid
     empty = tables.standings_table([], "simple").splitlines()
-    assert empty[0].split() == " ".join(tables.STANDINGS_HEADERS[:-1]).split()
-    assert len(empty) == 2
+    assert empty[0].split() == ["#", "bot", "games", "score", "%", "Elo"]
+    assert len(empty) == 3
+    wide = tables.standings_table([], "simple", wide=True).splitlines()
+    assert wide[0].split() == " ".join(tables.STANDINGS_HEADERS[:-1]).split()
 
 
 def test_standings_csv() -> None:
@@ -103,9 +166,12 @@ def test_standings_csv() -> None:
     rows = list(csv.DictReader(io.StringIO(text)))
     assert text.splitlines()[0] == (
         "rank,bot,games,wins,losses,draws,score,win_rate,win_rate_lo,win_rate_hi,points_for,points_against,"
-        "bids_won,bids_made,made_rate,sets,opponents_set,average_bid,faults,faults_crash,faults_timeout,"
-        "elo,elo_error,elo_lo,elo_hi,dup_pairs,dup_diff,dup_lo,dup_hi"
+        "bids_won,bids_made,made_rate,sets,opponents_set,average_bid,faults,faults_timeout,faults_crash,"
+        "faults_malformed,faults_illegal,faults_protocol,faults_limit,faults_withdrawn,faults_other,"
+        "elo,elo_error,elo_lo,elo_hi,rating_unit,pairs,dup_pairs,dup_diff,dup_lo,dup_hi"
     )
+    # The same columns whatever the faults: a table without any has them all too.
+    assert tables.standings_csv([GAMMA]).splitlines()[0] == text.splitlines()[0]
     alpha, beta = rows
     # score 10 + 1/2; made rate 21/30 = 0.7; Elo 35.2 ± 40.44 → [−5.24, 75.64]; dup 12.5 ± 30.125.
     assert alpha["score"] == "10.5" and alpha["win_rate"] == "0.65625"
@@ -123,7 +189,10 @@ def test_standings_csv() -> None:
     assert (beta["elo"], beta["dup_pairs"], beta["dup_lo"], beta["dup_hi"]) == ("-0.2", "1", "-inf", "inf")
     gamma = next(csv.DictReader(io.StringIO(tables.standings_csv([GAMMA]))))
     assert (gamma["dup_pairs"], gamma["dup_diff"], gamma["dup_lo"]) == ("0", "", "")
-    assert "faults_crash" not in gamma
+    assert (gamma["faults_crash"], gamma["faults_other"], gamma["rating_unit"]) == ("0", "0", "games")
+    assert (alpha["rating_unit"], alpha["pairs"]) == ("deal pairs", "8")
+    odd = dataclasses.replace(GAMMA, faults=(("gremlins", 2),))
+    assert next(csv.DictReader(io.StringIO(tables.standings_csv([odd]))))["faults_other"] == "2"
 
 
 def test_standings_json() -> None:
@@ -138,6 +207,8 @@ def test_standings_json() -> None:
     assert beta["duplicate"] == {"pairs": 1, "mean": -12.5, "half_width": None, "lo": None, "hi": None}
     assert (beta["made_rate"], beta["average_bid"], beta["faults"]) == (None, None, {})
     assert gamma["duplicate"] is None
+    assert (data["rating_unit"], alpha["pairs"], gamma["pairs"]) == ("deal pairs", 8, 0)
+    assert data["note"] == PAIRED_NOTE
 
 
 def test_crosstable_text() -> None:
@@ -165,17 +236,20 @@ SUMMARY = HeadToHead(
     elo=EloDifference(40, 0.75, 190.8485, 81.9606, 353.1191),
     los=0.9992,
     duplicate=MeanInterval(20, 35.27, 20.0),
+    pairs=20,
 )
 
 
 def test_match_summary() -> None:
-    sprt = SPRTResult(40, 3.125, -2.944, 2.944, 0, 10, Hypothesis.H1)
+    sprt = SPRTResult(40, 3.125, -2.944, 2.944, 0, 10, Hypothesis.H1, Model.PENTANOMIAL, 20)
     assert tables.match_summary(SUMMARY, sprt).splitlines() == [
         "alpha vs beta: 40 games, alpha 30 wins, 0 draws, 10 losses",
         "score rate 75.0 [59.8, 85.8] %, points per game 250.0 to 180.0",
-        "Elo difference +190.8 [+82.0, +353.1], LOS 99.9 %",
+        "Elo difference +190.8 [+82.0, +353.1], LOS 99.9 % (over 20 deal pairs)",
         "duplicate difference +35.3 ± 20.0 points per deal pair (20 pairs)",
-        "SPRT [0, 10]: LLR 3.12 (-2.94, 2.94) after 40 games: accept H1",
+        "SPRT [0, 10] over deal pairs: LLR 3.12 (-2.94, 2.94) after 40 games (20 pairs): accept H1",
+        "question: is NEW better than OLD? (H0: +0 Elo, not better; H1: +10 Elo, better)",
+        "answer: yes: NEW is better",
     ]
 
 
@@ -206,4 +280,8 @@ def test_match_summary_without_duplicates_or_sprt() -> None:
 )
 def test_sprt_text(decision: Hypothesis | None, verdict: str) -> None:
     result = SPRTResult(12, -0.5, -1.5, 2.08, -5, 5.5, decision)
-    assert tables.sprt_text(result) == f"SPRT [-5, 5.5]: LLR -0.50 (-1.50, 2.08) after 12 games: {verdict}"
+    assert tables.sprt_text(result) == f"SPRT [-5, 5.5] over games: LLR -0.50 (-1.50, 2.08) after 12 games: {verdict}"
+    points = SPRTResult(12, -0.5, -1.5, 2.08, -50, 0, decision, Model.POINTS, 6)
+    assert tables.sprt_text(points) == (
+        f"points test [-50, 0] per deal pair: LLR -0.50 (-1.50, 2.08) after 12 games (6 pairs): {verdict}"
+    )

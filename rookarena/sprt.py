@@ -1,0 +1,310 @@
+"""Sequential tests for regression matches: the generalised SPRT over games or deal pairs, and a points test.
+
+Pure maths on counts and sums (stdlib only), kept as running tallies: adding a game or a deal pair is
+O(1), and so is the log-likelihood ratio of a tally.
+
+Theory of operation. A sequential probability ratio test compares two simple hypotheses H0 and H1
+after every observation and stops when the log-likelihood ratio (LLR) of H1 against H0 leaves
+``(ln(β / (1 − α)), ln((1 − β) / α))``: below, H0 is accepted; above, H1. α is the chance of accepting
+H1 when H0 is true, β of accepting H0 when H1 is true.
+
+- **Elo tests** (``--sprt ELO0 ELO1``) are the *generalised* SPRT of fishtest and fastchess: the
+  outcome distribution is left free (no model of draws) and each hypothesis only fixes its mean score,
+  ``expected_score(elo)`` per game. The LLR is ``N · Σ p̂ᵢ · ln(p₁ᵢ / p₀ᵢ)``, with p̂ the observed
+  frequencies and pⱼ the maximum-likelihood distribution whose mean is the score Hj expects (found
+  from a one-dimensional secular equation). Zero counts are regularised to 1e-3, as fishtest does,
+  so that a short run of identical results cannot decide alone.
+- **The unit.** Without duplicate deals the outcomes are the games (trinomial: loss, draw, win).
+  With duplicate deals the two games of a deal share the cards and their results are strongly
+  anti-correlated, so the outcome is the deal pair (pentanomial: 0, ½, 1, 1½ or 2 points over the
+  two games; per game 0, ¼, ½, ¾, 1). Treating the pair's games as independent overstates the
+  variance, and the test then needs more games than necessary and errs less often than it says.
+- **The points test** (``--sprt-points D0 D1``) is on the paired point difference per deal pair
+  (NEW's final score minus OLD's, summed over the two games): d ~ N(μ, σ²), H0: μ = D0, H1: μ = D1,
+  with σ² the sample variance s² so far: LLR = n·(D1 − D0)·(2m − D0 − D1) / (2s²), m the mean. Near
+  the hypotheses this is the generalised LLR with σ estimated under each (a sequential t-test), to
+  first order; far from them it decides sooner. It decides nothing before ``POINTS_MIN_PAIRS``
+  pairs, where s² is too rough an estimate. The realised error rates are checked by simulation in
+  ``tests/test_sprt_calibration.py`` and ``bench/sprt.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from collections.abc import Sequence
+
+from rookarena.stats import expected_score
+
+REGULARISATION = 1e-3  # the count given to an outcome never seen (fishtest's epsilon)
+POINTS_MIN_PAIRS = 10  # the points test decides nothing before this many deal pairs
+ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
+TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
+PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a deal pair's points per game: 0, ½, 1, 1½, 2 over two
+
+
+class Hypothesis(enum.StrEnum):
+    """The hypothesis an SPRT accepted: H0 (the first bound) or H1 (the second)."""
+
+    H0 = "H0"
+    H1 = "H1"
+
+
+class Model(enum.StrEnum):
+    """What a test counts: games (trinomial), deal pairs (pentanomial) or points per deal pair."""
+
+    TRINOMIAL = "trinomial"
+    PENTANOMIAL = "pentanomial"
+    POINTS = "points"
+
+
+def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
+    """The LLR bounds ``(ln(β / (1 − α)), ln((1 − β) / α))`` for error rates α (false H1) and β (false H0)."""
+    check_error_rates(alpha, beta)
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def check_error_rates(alpha: float, beta: float) -> None:
+    """Raise ValueError unless 0 < α, β and α + β < 1 (with α + β ≥ 1 the bounds cross)."""
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
+        raise ValueError(f"expected 0 < alpha, 0 < beta and alpha + beta < 1, got alpha={alpha!r} beta={beta!r}")
+
+
+def check_hypotheses(h0: float, h1: float, model: Model) -> None:
+    """Raise ValueError unless both bounds are finite, h0 < h1 and (for Elo) within ±ELO_LIMIT."""
+    unit = "points" if model is Model.POINTS else "elo"
+    if not (math.isfinite(h0) and math.isfinite(h1)):
+        raise ValueError(f"expected finite {unit} bounds, got {h0!r} and {h1!r}")
+    if not h0 < h1:
+        raise ValueError(f"expected {unit}0 < {unit}1, got {h0!r} and {h1!r}")
+    if model is not Model.POINTS and max(abs(h0), abs(h1)) > ELO_LIMIT:
+        raise ValueError(f"expected elo bounds within ±{ELO_LIMIT:g}, got {h0!r} and {h1!r}")
+
+
+# --- the generalised SPRT over outcome counts -------------------------------------------------------------
+
+
+def _constrained_mle(values: Sequence[float], probs: Sequence[float], s: float) -> list[float]:
+    """The distribution on ``values`` closest (in likelihood) to ``probs`` whose mean is ``s``.
+
+    By Lagrange, qᵢ = pᵢ / (1 + x·(aᵢ − s)) with x the root of Σ pᵢ (aᵢ − s) / (1 + x (aᵢ − s)) = 0,
+    which is decreasing in x on the interval where every 1 + x (aᵢ − s) > 0. Newton's method, kept
+    inside that bracket by bisection. Needs every pᵢ > 0 and min(a) < s < max(a).
+    """
+    shifted = [a - s for a in values]
+    lo, hi = -1 / max(shifted), -1 / min(shifted)  # the poles: every q stays positive strictly inside
+    x = 0.0
+    for _ in range(200):
+        f = fp = 0.0
+        for p, a in zip(probs, shifted, strict=True):
+            t = a / (1 + x * a)
+            f += p * t
+            fp -= p * t * t
+        if abs(f) < 1e-16:
+            break
+        if f > 0:
+            lo = x
+        else:
+            hi = x
+        step = x - f / fp
+        new = step if lo < step < hi else (lo + hi) / 2
+        if abs(new - x) <= 1e-16 * max(1.0, abs(x)):
+            break
+        x = new
+    return [p / (1 + x * a) for p, a in zip(probs, shifted, strict=True)]
+
+
+def gsprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
+    """The generalised SPRT's LLR of elo1 against elo0 from outcome counts (fishtest's ``LLR_logistic``).
+
+    ``counts`` has 3 entries (games lost, drawn, won) or 5 (deal pairs scoring 0, ½, 1, 1½, 2).
+    No observation at all: 0.
+    """
+    values = _values(len(counts))
+    if min(counts) < 0:
+        raise ValueError(f"gsprt: expected counts >= 0, got {list(counts)!r}")
+    if sum(counts) == 0:
+        return 0.0
+    regular = [c if c > 0 else REGULARISATION for c in counts]
+    n = math.fsum(regular)
+    probs = [c / n for c in regular]
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    q0 = _constrained_mle(values, probs, s0)
+    q1 = _constrained_mle(values, probs, s1)
+    return n * math.fsum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, q0, q1, strict=True))
+
+
+def normal_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
+    """The normal approximation of the LLR, N·(s1 − s0)·(2m − s0 − s1) / (2·var) (fishtest's ``LLR_alt2``).
+
+    With trinomial counts this is the test rookarena used before 0.2 (there a sample without spread got
+    one virtual win and loss); kept for comparisons (``bench/sprt.py``).
+    """
+    values = _values(len(counts))
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    if sum(1 for c in counts if c > 0) == 1:
+        counts = [c + 1 if i in (0, len(counts) - 1) else c for i, c in enumerate(counts)]
+        n += 2
+    mean = sum(c * v for c, v in zip(counts, values, strict=True)) / n
+    var = sum(c * (v - mean) ** 2 for c, v in zip(counts, values, strict=True)) / n
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def _values(size: int) -> tuple[float, ...]:
+    if size == 3:
+        return TRINOMIAL_SCORES
+    if size == 5:
+        return PENTANOMIAL_SCORES
+    raise ValueError(f"gsprt: expected 3 (games) or 5 (deal pairs) counts, got {size!r}")
+
+
+def points_llr(n: int, mean: float, variance: float, d0: float, d1: float) -> float:
+    """The LLR of μ = d1 against μ = d0 for n normal values, σ² taken as the sample's ``variance``.
+
+    n·(d1 − d0)·(2·mean − d0 − d1) / (2·variance): Wald's test of a normal mean with the variance
+    estimated as it goes (``variance`` is the unbiased one, divided by n − 1). Values without spread
+    keep the LLR finite with a variance floor of 1e-9 of the squared distance between the hypotheses.
+    """
+    if n == 0:
+        return 0.0
+    v = max(variance, 1e-9 * (d1 - d0) ** 2)
+    return n * (d1 - d0) * (2 * mean - d0 - d1) / (2 * v)
+
+
+# --- the running tests -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SPRTResult:
+    """The state of a sequential test after ``games`` games (``pairs`` deal pairs; 0 without duplicates)."""
+
+    games: int
+    llr: float
+    lower: float  # ln(β / (1 − α)): accept H0 at or below
+    upper: float  # ln((1 − β) / α): accept H1 at or above
+    h0: float  # Elo (or points per deal pair, for the points test) under H0
+    h1: float
+    decision: Hypothesis | None  # None: keep playing
+    model: Model = Model.TRINOMIAL
+    pairs: int = 0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SequentialTest:
+    """A sequential test: its model, its two hypotheses and its error rates; validated on creation."""
+
+    model: Model
+    h0: float
+    h1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        check_hypotheses(self.h0, self.h1, self.model)
+        check_error_rates(self.alpha, self.beta)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        return sprt_bounds(self.alpha, self.beta)
+
+    def start(self) -> Tally:
+        """The empty tally of this test."""
+        size = 3 if self.model is Model.TRINOMIAL else 5
+        return Tally(self, (0,) * size, 0, 0.0, 0.0)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tally:
+    """A test's running sums: outcome counts, and the pairs' point differences (count, mean, Σ(d − mean)²)."""
+
+    test: SequentialTest
+    counts: tuple[int, ...]
+    games: int
+    mean: float
+    m2: float
+
+    @property
+    def pairs(self) -> int:
+        return 0 if self.test.model is Model.TRINOMIAL else sum(self.counts)
+
+    def add_game(self, score: float) -> Tally:
+        """One more game scoring ``score`` (1, 0.5 or 0 for NEW); only for the trinomial model."""
+        if self.test.model is not Model.TRINOMIAL:
+            raise ValueError(f"a {self.test.model} test counts deal pairs, not games")
+        index = _index(TRINOMIAL_SCORES, score)
+        counts = tuple(c + (i == index) for i, c in enumerate(self.counts))
+        return dataclasses.replace(self, counts=counts, games=self.games + 1)
+
+    def add_pair(self, score: float, difference: float) -> Tally:
+        """One more deal pair: NEW's score over its two games (0 to 2) and its point difference."""
+        if self.test.model is Model.TRINOMIAL:
+            raise ValueError("a trinomial test counts games, not deal pairs")
+        index = _index(PENTANOMIAL_SCORES, score / 2)
+        counts = tuple(c + (i == index) for i, c in enumerate(self.counts))
+        n = sum(counts)
+        delta = difference - self.mean  # Welford's update: stable at any magnitude
+        mean = self.mean + delta / n
+        return Tally(self.test, counts, self.games + 2, mean, self.m2 + delta * (difference - mean))
+
+    def result(self) -> SPRTResult:
+        """The LLR of the games so far and the decision it makes."""
+        test = self.test
+        if test.model is Model.POINTS:
+            n = self.pairs
+            llr = points_llr(n, self.mean, self.m2 / (n - 1) if n > 1 else 0.0, test.h0, test.h1)
+            ready = n >= POINTS_MIN_PAIRS
+        else:
+            llr = gsprt_llr(self.counts, test.h0, test.h1)
+            ready = True
+        lower, upper = test.bounds
+        decision = None
+        if ready:
+            decision = Hypothesis.H1 if llr >= upper else Hypothesis.H0 if llr <= lower else None
+        return SPRTResult(self.games, llr, lower, upper, test.h0, test.h1, decision, test.model, self.pairs)
+
+
+def _index(scores: Sequence[float], score: float) -> int:
+    for i, value in enumerate(scores):
+        if abs(value - score) < 1e-9:
+            return i
+    raise ValueError(f"expected a score among {list(scores)!r}, got {score!r}")
+
+
+# --- verdicts --------------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    """The question a test answers, its answer in words, and whether NEW is shown worse (exit status 3)."""
+
+    question: str
+    answer: str
+    worse: bool
+
+
+def verdict(result: SPRTResult) -> Verdict:
+    """What a test's outcome says about NEW against OLD.
+
+    NEW is shown worse only when H0 was accepted and even H1 is "not better" (h1 <= 0): then H0 says
+    NEW is worse by |h0| and two equal bots reach it at most β of the time. With h1 > 0 the test asks
+    whether NEW is better, and accepting H0 means "not shown better", never "worse".
+    """
+    unit = " points per deal pair" if result.model is Model.POINTS else " Elo"
+    h0, h1 = f"{result.h0:+g}{unit}", f"{result.h1:+g}{unit}"
+    if result.h1 <= 0:
+        question = f"is NEW worse than OLD? (H0: {h0}, worse; H1: {h1}, not worse)"
+        answers = {Hypothesis.H0: "yes: NEW is worse", Hypothesis.H1: "no: NEW is not worse"}
+    elif result.h0 >= 0:
+        question = f"is NEW better than OLD? (H0: {h0}, not better; H1: {h1}, better)"
+        answers = {Hypothesis.H0: "no: NEW is not shown better", Hypothesis.H1: "yes: NEW is better"}
+    else:
+        question = f"is NEW nearer {h0} or {h1}? (H0: {h0}; H1: {h1})"
+        answers = {Hypothesis.H0: f"nearer {h0}", Hypothesis.H1: f"nearer {h1}"}
+    if result.decision is None:
+        return Verdict(question, f"undecided after {result.games} games", False)
+    worse = result.decision is Hypothesis.H0 and result.h1 <= 0
+    return Verdict(question, answers[result.decision], worse)

@@ -1,0 +1,188 @@
+"""The sequential tests against independent references computed with scipy, and their verdicts.
+
+The references maximise the likelihoods directly (scipy's SLSQP over the simplex with the mean as a
+constraint; the normal likelihood with scipy.stats), sharing no code with :mod:`rookarena.sprt`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import optimize  # type: ignore[import-untyped]
+from scipy import stats as scipy_stats
+
+from rookarena import sprt
+from rookarena.sprt import Hypothesis, Model, SequentialTest
+from rookarena.stats import expected_score
+
+
+def reference_llr(counts: list[float], elo0: float, elo1: float) -> float:
+    """The generalised LLR by brute force: the constrained maximum likelihood of each hypothesis, by SLSQP."""
+    size = len(counts)
+    values = [i / (size - 1) for i in range(size)]
+    regular = [c if c > 0 else 1e-3 for c in counts]
+
+    def best(s: float) -> float:
+        def minus(q: list[float]) -> float:
+            return -sum(c * math.log(max(x, 1e-300)) for c, x in zip(regular, q, strict=True))
+
+        constraints = [
+            {"type": "eq", "fun": lambda q: sum(q) - 1},
+            {"type": "eq", "fun": lambda q: sum(v * x for v, x in zip(values, q, strict=True)) - s},
+        ]
+        start = [1 / size] * size
+        found = optimize.minimize(
+            minus,
+            start,
+            method="SLSQP",
+            bounds=[(1e-12, 1)] * size,
+            constraints=constraints,
+            options={"ftol": 1e-15, "maxiter": 1000},
+        )
+        assert found.success, found.message
+        return -float(found.fun)
+
+    return best(expected_score(elo1)) - best(expected_score(elo0))
+
+
+CASES = [
+    ([3, 5, 2], 0, 10),
+    ([10, 0, 30], -10, 0),
+    ([1, 2, 3, 4, 5], -10, 0),
+    ([5, 20, 150, 25, 6], 0, 5),
+    ([0, 0, 19], 0, 10),
+    ([40, 10, 300, 12, 38], -5, 5),
+]
+
+
+@pytest.mark.parametrize(("counts", "elo0", "elo1"), CASES)
+def test_gsprt_llr_matches_the_brute_force_maximum_likelihood(counts: list[float], elo0: float, elo1: float) -> None:
+    assert sprt.gsprt_llr(counts, elo0, elo1) == pytest.approx(reference_llr(counts, elo0, elo1), abs=1e-5)
+
+
+def test_gsprt_reference_constants() -> None:
+    # Computed once with reference_llr above (scipy 1.17, SLSQP): fixed so that a change shows here.
+    assert sprt.gsprt_llr([0, 0, 19], 0, 10) == pytest.approx(0.538994, abs=1e-5)
+    assert sprt.gsprt_llr([3, 5, 2], 0, 10) == pytest.approx(-0.0656338, abs=1e-5)
+    assert sprt.gsprt_llr([1, 2, 3, 4, 5], -10, 0) == pytest.approx(0.297925, abs=1e-5)
+
+
+def test_nineteen_straight_wins_do_not_decide_the_exact_test() -> None:
+    # The normal approximation accepted H1 for [0, 10] after 19 straight wins (LLR 2.97); the exact
+    # generalised SPRT, with fishtest's regularisation, needs 104.
+    assert sprt.normal_llr([0, 0, 19], 0, 10) == pytest.approx(2.9658, abs=1e-4)
+    test = SequentialTest(Model.TRINOMIAL, 0, 10)
+    tally = test.start()
+    while tally.result().decision is None and tally.games < 200:
+        tally = tally.add_game(1.0)
+    assert (tally.games, tally.result().decision) == (104, Hypothesis.H1)
+
+
+def test_the_pentanomial_llr_counts_pairs() -> None:
+    # A pair of 1 (a win and a loss, or two draws) is evidence of equality; its games' scores alone
+    # would look like the trinomial [1, 0, 1] per pair.
+    tally = SequentialTest(Model.PENTANOMIAL, 0, 10).start()
+    for _ in range(300):
+        tally = tally.add_pair(1.0, 0.0)
+    got = tally.result()
+    assert (got.games, got.pairs) == (600, 300)
+    assert got.llr == pytest.approx(reference_llr([0, 0, 300, 0, 0], 0, 10), abs=1e-4)
+    assert got.decision is Hypothesis.H0
+
+
+def test_points_llr_matches_the_normal_likelihood() -> None:
+    rng = random.Random(5)
+    diffs = [rng.gauss(30, 200) for _ in range(40)]
+    sd = float(scipy_stats.tstd(diffs))  # the unbiased sample deviation
+
+    def log_likelihood(mu: float) -> float:
+        return float(sum(scipy_stats.norm.logpdf(d, mu, sd) for d in diffs))
+
+    want = log_likelihood(50) - log_likelihood(0)
+    mean = float(scipy_stats.tmean(diffs))
+    assert sprt.points_llr(len(diffs), mean, sd**2, 0, 50) == pytest.approx(want, abs=1e-9)
+    tally = SequentialTest(Model.POINTS, 0, 50).start()
+    for d in diffs:
+        tally = tally.add_pair(1.0, d)
+    assert tally.result().llr == pytest.approx(want, abs=1e-9)
+    assert tally.mean == pytest.approx(mean, abs=1e-12)
+
+
+def test_points_test_waits_for_its_minimum_pairs() -> None:
+    tally = SequentialTest(Model.POINTS, -50, 0).start()
+    for i in range(sprt.POINTS_MIN_PAIRS - 1):
+        tally = tally.add_pair(2.0, 800.0 + i)
+        assert tally.result().decision is None
+    tally = tally.add_pair(2.0, 810.0)
+    assert tally.result().decision is Hypothesis.H1
+
+
+@pytest.mark.parametrize(
+    ("h0", "h1", "alpha", "beta", "message"),
+    [
+        (10, 0, 0.05, 0.05, "elo0 < elo1"),
+        (0, 0, 0.05, 0.05, "elo0 < elo1"),
+        (math.nan, 10, 0.05, 0.05, "finite"),
+        (0, math.inf, 0.05, 0.05, "finite"),
+        (0, 1500, 0.05, 0.05, "within"),
+        (0, 10, 0.5, 0.5, "alpha \\+ beta < 1"),
+        (0, 10, 0.0, 0.05, "0 < alpha"),
+        (0, 10, 0.05, 1.0, "beta"),
+    ],
+)
+def test_bad_parameters_are_refused(h0: float, h1: float, alpha: float, beta: float, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SequentialTest(Model.PENTANOMIAL, h0, h1, alpha, beta)
+
+
+def test_bounds() -> None:
+    assert sprt.sprt_bounds() == pytest.approx((-2.9444390, 2.9444390))
+    assert sprt.sprt_bounds(0.1, 0.2) == pytest.approx((math.log(0.2 / 0.9), math.log(0.8 / 0.1)))
+
+
+def result(h0: float, h1: float, decision: Hypothesis | None, model: Model = Model.PENTANOMIAL) -> sprt.SPRTResult:
+    return sprt.SPRTResult(100, 0.0, -2.94, 2.94, h0, h1, decision, model, 50)
+
+
+@pytest.mark.parametrize(
+    ("h0", "h1", "decision", "worse", "answer"),
+    [
+        (-10, 0, Hypothesis.H0, True, "yes: NEW is worse"),
+        (-10, 0, Hypothesis.H1, False, "no: NEW is not worse"),
+        (0, 10, Hypothesis.H0, False, "no: NEW is not shown better"),
+        (0, 10, Hypothesis.H1, False, "yes: NEW is better"),
+        (-5, 5, Hypothesis.H0, False, "nearer -5 Elo"),
+        (-20, -10, Hypothesis.H0, True, "yes: NEW is worse"),
+        (-10, 0, None, False, "undecided after 100 games"),
+    ],
+)
+def test_verdicts(h0: float, h1: float, decision: Hypothesis | None, worse: bool, answer: str) -> None:
+    got = sprt.verdict(result(h0, h1, decision))
+    assert (got.worse, got.answer) == (worse, answer)
+
+
+def test_points_verdict_names_its_unit() -> None:
+    got = sprt.verdict(result(-50, 0, Hypothesis.H0, Model.POINTS))
+    assert got.worse
+    assert "points per deal pair" in got.question
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=5, max_size=5))
+def test_pentanomial_llr_is_finite_and_antisymmetric(counts: list[int]) -> None:
+    llr = sprt.gsprt_llr(counts, -5, 5)
+    assert math.isfinite(llr)
+    assert sprt.gsprt_llr(counts[::-1], -5, 5) == pytest.approx(-llr, abs=1e-7)
+
+
+def test_tallies_refuse_the_other_unit() -> None:
+    with pytest.raises(ValueError, match="counts deal pairs"):
+        SequentialTest(Model.PENTANOMIAL, 0, 10).start().add_game(1.0)
+    with pytest.raises(ValueError, match="counts games"):
+        SequentialTest(Model.TRINOMIAL, 0, 10).start().add_pair(1.0, 0.0)
+    with pytest.raises(ValueError, match="expected a score among"):
+        SequentialTest(Model.PENTANOMIAL, 0, 10).start().add_pair(0.3, 0.0)
