@@ -67,20 +67,35 @@ def browser() -> Iterator[Any]:
         driver.quit()
 
 
+def _build(directory: pathlib.Path, preset_name: str, names: list[str], deals: int) -> list[dict[str, Any]]:
+    """A league of random players under a preset, its standings files and its report.html."""
+    (directory / "logs").mkdir(parents=True, exist_ok=True)
+    played = web_games.league_records(names, deals=deals, rules=preset(preset_name).rules)
+    for record in played:
+        record["rules_name"] = preset_name
+    web_games.add_fault(played, directory, 1, 2)
+    web_games.write_dir(directory, played, names, deals=deals)
+    results.write(directory, played, "simple")
+    found = sources.load([directory])
+    data = model.report_data(found.records, found.info, found.tails, test=_test(found.records))
+    (directory / "report.html").write_text(page.render(data, "test"), encoding="utf-8")
+    return played
+
+
+def _test(played: list[dict[str, Any]]) -> Any:
+    """The SPRT ``match --sprt 0 50`` would run on these games, when rookarena.sprt is there to run it."""
+    try:
+        from rookarena import sprt
+    except ImportError:
+        return None
+    return sprt.SequentialTest(sprt.Model(model.sprt_model(played)), 0.0, 50.0)
+
+
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, list[dict[str, Any]]]:
     directory = tmp_path_factory.mktemp("league")
-    (directory / "logs").mkdir()
-    played = web_games.league_records(NAMES, deals=2, rules=preset("open-nest").rules)
-    for record in played:
-        record["rules_name"] = "open-nest"
-    web_games.add_fault(played, directory, 1, 2)
-    web_games.write_dir(directory, played, NAMES, deals=2)
-    results.write(directory, played, "simple")
-    found = sources.load([directory])
-    path = directory / "report.html"
-    path.write_text(page.render(model.report_data(found.records, found.info, found.tails), "test"), encoding="utf-8")
-    return path, played
+    played = _build(directory, "open-nest", NAMES, deals=2)
+    return directory / "report.html", played
 
 
 def _open(driver: Any, path: pathlib.Path, fragment: str = "") -> None:
@@ -214,8 +229,10 @@ return out;
 """
 
 
-def test_a_seats_view_never_shows_another_seats_cards(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
-    path, played = report
+@pytest.mark.parametrize("preset_name", ["open-nest", "tournament", "kentucky"])
+def test_a_seats_view_never_shows_another_seats_cards(browser: Any, tmp_path: pathlib.Path, preset_name: str) -> None:
+    played = _build(tmp_path, preset_name, NAMES[:2], deals=1)
+    path = tmp_path / "report.html"
     by_id = {record["game_id"]: record for record in played}
     record = played[0]
     _open(browser, path, f"#game={record['game_id']}")
@@ -247,7 +264,8 @@ def test_a_seats_view_never_shows_another_seats_cards(browser: Any, report: tupl
                     last = hand["tricks"][-1]["cards"] if hand.get("tricks") else []
                     allowed = _known(seen[-1][seat]) | set(last)
                     assert set(board["shown"]) <= allowed, (board, sorted(set(board["shown"]) - allowed))
-    assert nest_seen > 0  # open-nest: the nest shown to the other seats was checked too
+    if preset(preset_name).rules.nest_seen_by.value == "all":
+        assert nest_seen > 0  # the nest shown to the other seats was checked too
     assert _errors(browser) == []
 
 
@@ -277,4 +295,23 @@ def test_a_dropped_games_jsonl_opens(browser: Any, tmp_path: pathlib.Path) -> No
     assert shown == [played[0]["game_id"], played[1]["game_id"]]
     options = browser.execute_script("return [...document.querySelectorAll('#game-select option')].map(o => o.value)")
     assert options == [record["game_id"] for record in played]
+    assert _errors(browser) == []
+
+
+def test_a_match_and_a_replay_page_draw_without_errors(browser: Any, tmp_path: pathlib.Path) -> None:
+    played = _build(tmp_path, "tournament", NAMES[:2], deals=3)
+    _open(browser, tmp_path / "report.html")
+    points = browser.execute_script("return document.querySelectorAll('#sprt-plot circle').length")
+    assert points == 3  # one LLR per deal pair
+    assert browser.execute_script("return document.querySelectorAll('#running-plot circle').length") == 6
+    assert _errors(browser) == []
+    found = sources.load([tmp_path])
+    replay = tmp_path / "game.html"
+    replay.write_text(page.render(model.replay_data(found.records, played[2]["game_id"]), "g"), encoding="utf-8")
+    _open(browser, replay, "#step=40&seat=3")
+    boards = browser.execute_script("return [...document.querySelectorAll('.board')].map(b => b.dataset.game)")
+    assert boards == [played[2]["game_id"], played[3]["game_id"]]
+    assert browser.execute_script("return document.querySelector('.board').dataset.step") == "40"
+    assert browser.find_element("id", "seat-select").get_attribute("value") == "3"
+    assert not browser.find_element("id", "report").is_displayed()
     assert _errors(browser) == []

@@ -135,7 +135,7 @@
   }
 
   function linePlot(id, title, points, yLabel, bounds) {
-    const width = 640; const height = 220; const left = 50; const right = 20; const top = 10; const bottom = 30;
+    const width = 640; const height = 230; const left = 50; const right = 20; const top = 22; const bottom = 30;
     const xs = points.map((p) => p.x);
     const ys = points.map((p) => p.y).concat(bounds || [], [0]);
     const x0 = 0; const x1 = Math.max(1, ...xs);
@@ -184,7 +184,7 @@
         el("tbody", {}, faults.map((f) => el("tr", { class: "fault" },
           el("td", {}, gameLink(f.game)), el("td", {}, f.hand), el("td", {}, f.seat), el("td", {}, f.kind), el("td", {}, f.detail),
           el("td", {}, f.line ? el("code", {}, f.line) : "-"),
-          el("td", {}, f.log ? el("details", {}, el("summary", {}, f.log.lines.length ? `${f.log.name} (last ${f.log.lines.length} lines)` : `${f.log.name} (empty)`),
+          el("td", {}, f.log ? el("details", { open: data.faults.length <= 20 }, el("summary", {}, f.log.lines.length ? `${f.log.name} (last ${f.log.lines.length} lines)` : `${f.log.name} (empty)`),
             el("pre", { class: "log" }, f.log.lines.join("\n"))) : "no log found"))))));
     }
     return el("section", { id: "faults-section" }, parts);
