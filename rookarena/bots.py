@@ -488,6 +488,7 @@ class BotProcess:
         self.ended_by = "exit"
         if process.returncode is not None:
             self.left_behind = len([pid for pid in session_members(process.pid) if pid != process.pid])
+        tree = process_tree(process.pid) if process.returncode is None else session_members(process.pid)
         if process.returncode is None:
             self.ended_by = "sigterm"
             _signal_group(process.pid, signal.SIGTERM)
@@ -496,7 +497,8 @@ class BotProcess:
             if process.returncode is None:
                 self.ended_by = "sigkill"
         _signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
-        for pid in session_members(process.pid):  # and in the session, if they changed group
+        for pid in {*tree, *session_members(process.pid)} - {os.getpid()}:
+            # and in the session, if they changed group, and below it, if they left the session
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
         with trio.move_on_after(STOP_WAIT):
@@ -526,6 +528,44 @@ def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
     env.update(extra)
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+def process_tree(root: int) -> list[int]:
+    """The live processes of ``root``'s session and every live descendant of ``root``, even one that left the
+    session (``setsid``) while its parent lives: all that a stop must end."""
+    parents: dict[int, int] = {}
+    found: set[int] = set()
+    for pid, fields in _stats():
+        parents[pid] = int(fields[1])
+        if int(fields[3]) == root:
+            found.add(pid)
+    frontier = [root]
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            if child not in found:
+                found.add(child)
+                frontier.append(child)
+    return sorted(found)
+
+
+def _stats() -> list[tuple[int, list[bytes]]]:
+    """Each live process's pid and the fields of its ``/proc/PID/stat`` after the command name (zombies left out)."""
+    out = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stream:
+                stat = stream.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 3 and fields[0] != b"Z":
+            out.append((int(entry.name), fields))
+    return out
 
 
 def session_members(sid: int) -> list[int]:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import click
+import tabulate
 import trio
 import yaml
 
@@ -24,6 +25,7 @@ from rookarena import sprt as sequential
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
+from rookarena.names import name_problem
 from rookarena.presets import PRESETS, preset, resolve
 from rookarena.records import derive_seed
 from rookarena.referee import FaultPolicy, TimeControl
@@ -93,10 +95,43 @@ def load_rules(spec: str) -> tuple[str, Rules]:
         raise click.ClickException(f"{spec}: {exc}") from None
 
 
+def _table_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A tabulate table format, or a usage error naming the choices."""
+    if value not in tabulate.tabulate_formats:
+        raise click.BadParameter(f"{value!r}: expected one of {', '.join(sorted(tabulate.tabulate_formats))}")
+    return value
+
+
+def _name_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A bot's name given on the command line: it becomes part of game ids and file names."""
+    problem = None if value is None else name_problem(value)
+    if problem is not None:
+        raise click.BadParameter(f"{value!r} cannot be a name: {problem}")
+    return value
+
+
+def _match_out(out_dir: pathlib.Path) -> league.ResultsLock:
+    """Lock a match's results directory, refusing one that holds a league's or another match's games."""
+    lock = league.ResultsLock(out_dir)
+    try:
+        lock.acquire()
+        if (out_dir / league.PLAN_FILE).exists():
+            raise league.ResultsError(f"{out_dir} holds a league's results: use another --out")
+        games = out_dir / league.GAMES_FILE
+        if games.exists() and games.stat().st_size > 0:
+            raise league.ResultsError(f"{out_dir} already holds the games of another match: use another --out")
+    except RookError as exc:
+        lock.release()
+        raise click.ClickException(str(exc)) from None
+    return lock
+
+
 @main.command()
 @click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals and the players.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the deals and the players."
+)
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write the records here (JSON lines).")
 def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
     """Play whole games between random players in-process; print a summary, optionally keep the records."""
@@ -125,10 +160,10 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
 @click.argument("command_b")
 @click.option("--partner-a", help="A different program for team A's second seat.")
 @click.option("--partner-b", help="A different program for team B's second seat.")
-@click.option("--name-a", help="Name of team A's bot (default: from the command).")
-@click.option("--name-b", help="Name of team B's bot (default: from the command).")
+@click.option("--name-a", callback=_name_option, help="Name of team A's bot (default: from the command).")
+@click.option("--name-b", callback=_name_option, help="Name of team B's bot (default: from the command).")
 @click.option("--games", type=click.IntRange(min=1), default=2, show_default=True, help="Games to play.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the deals.")
 @click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
 @click.option(
     "--move-time", type=click.FloatRange(min=0.001), default=1.0, show_default=True, help="Seconds per decision."
@@ -230,15 +265,26 @@ def match(
     _logging(verbose)
     test = _sequential_test(sprt, sprt_points, alpha, beta, duplicate)
     name, rules_value = load_rules(rules_spec)
-    a = _spec(command_a, name_a, "a")
-    b = _spec(command_b, name_b, "b")
+    a, b, a2, b2 = _hello_names(
+        [
+            (_spec(command_a, name_a, "a"), name_a is not None),
+            (_spec(command_b, name_b, "b"), name_b is not None),
+            (_spec(partner_a, None, "a2") if partner_a else None, False),
+            (_spec(partner_b, None, "b2") if partner_b else None, False),
+        ],
+        startup,
+    )
+    assert a is not None and b is not None
     if a.name == b.name:
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
-    team_a = (a, _spec(partner_a, None, "a2") if partner_a else a)
-    team_b = (b, _spec(partner_b, None, "b2") if partner_b else b)
+    team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
+    team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
+    if duplicate and games % 2:
+        raise click.BadParameter(
+            f"expected an even number with --duplicate (each deal is played twice), got {games}", param_hint="--games"
+        )
     out_dir = pathlib.Path(out) if out else None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
+    lock = _match_out(out_dir) if out_dir is not None else None
     config = MatchConfig(
         team_a=team_a,
         team_b=team_b,
@@ -296,6 +342,9 @@ def match(
     finally:
         if sink is not None:
             sink.close()
+        if lock is not None:
+            lock.release()
+    _never_started(played, runner)
     click.echo(results.standings_text(played, "simple", crosstable=False, wide=wide, width=_columns()))
     summary = standings.head_to_head(played, a.name, b.name)
     outcome = decision[0] if decision else tally[0].result() if tally else None
@@ -361,26 +410,34 @@ def _columns() -> int:
 def check_bot(command: str, games: int, seed: int, move_time: float, startup: float, logs: str | None) -> None:
     """Play COMMAND through every phase under several presets and print a report card.
 
-    Exits 0 only when the bot is compliant.
+    The bot plays both seats of one team against the packaged random bot, which passes in the auction
+    whenever it may, so that the bot wins auctions; every phase (win an auction, discard, name trump,
+    lead, follow, play the Rook) must come up under each preset. Faults fail, with advice by cause;
+    fragile behaviour (answering twice, a slow start, a hello missing fields) warns. Exits 0 only when
+    the bot is compliant (warnings allowed).
     """
     spec = _spec(command, None, "bot")
-    log_dir = pathlib.Path(logs) if logs else pathlib.Path(tempfile.mkdtemp(prefix="rookarena-check-"))
-    log_dir.mkdir(parents=True, exist_ok=True)
-    checks = checkbot.run(
-        spec, games=games, seed=seed, time=TimeControl(move=move_time, startup=startup), log_dir=log_dir
-    )
-    click.echo(report.report_card(spec.name, checks, str(log_dir)))
-    if not all(check.passed for check in checks):
+    with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
+        log_dir = pathlib.Path(logs) if logs else pathlib.Path(scratch)
+        log_dir.mkdir(parents=True, exist_ok=True)
+        card = checkbot.run(
+            spec, games=games, seed=seed, time=TimeControl(move=move_time, startup=startup), log_dir=log_dir
+        )
+    note = f"stderr logs in {log_dir}" if logs else "--logs DIR keeps the bot's stderr logs"
+    click.echo(report.report_card(card.name, card.checks, note))
+    if not all(check.passed for check in card.checks):
         raise SystemExit(1)
 
 
 @main.command()
-@click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False))
+@click.argument("config_file", metavar="CONFIG", type=click.Path(exists=True, dir_okay=False))
 @click.option("--jobs", type=click.IntRange(min=1), help="Games in parallel (default: the config's, else CPU count).")
 @click.option("--out", type=click.Path(file_okay=False), help="Results directory (default: results/NAME).")
 @click.option("--resume", is_flag=True, help="Continue a league in --out, skipping its finished games.")
 @click.option("--shard", metavar="K/N", help="Run only the K-th of N disjoint slices of the games.")
-@click.option("--format", "fmt", default="simple", show_default=True, help="Any tabulate table format.")
+@click.option(
+    "--format", "fmt", default="simple", show_default=True, callback=_table_format, help="Any tabulate table format."
+)
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
@@ -403,17 +460,29 @@ def run(
     label = None
     if shard:
         k, n = _parse_shard(shard)
-        games = league.shard(games, k, n)
+        sliced = league.shard(games, k, n)
+        if not sliced:
+            deals = len({game.number // 2 for game in games})
+            raise click.BadParameter(
+                f"{shard!r}: this league's {len(games)} games form {deals} deal pair(s), so slice {k} of {n} would "
+                f"be empty: use at most {deals} slices",
+                param_hint="--shard",
+            )
+        games = sliced
         label = f"{k}/{n}"
     bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
     problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
     if problems:
         raise click.ClickException("; ".join(problems))
     out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    lock = league.ResultsLock(out_dir)
     try:
+        lock.acquire()
         finished = league.prepare(out_dir, config, resume, label)
     except RookError as exc:
+        lock.release()
         raise click.ClickException(str(exc)) from None
+    click.echo(f"results go to {out_dir}", err=True)
     todo = [game for game in games if game.game_id not in finished]
     progress = Progress(len(games), len(games) - len(todo))
     sink = league.RecordSink(out_dir / league.GAMES_FILE)
@@ -422,35 +491,43 @@ def run(
         sink.write(record)
         progress.update(record)
 
+    resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
+        f" --shard {shard}" if shard else ""
+    )
     progress.show()
     try:
         count = jobs or config.jobs
         if count == 1:
-            trio.run(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
+            _run_trio(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
         else:
-            trio.run(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record)
+            _run_trio(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
     except* RookError as group:
         progress.finish()
-        raise click.ClickException(str(group.exceptions[0])) from None
+        click.echo(f"stopped: {_first_error(group)}", err=True)
+        where = out_dir / league.GAMES_FILE
+        click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
+        raise SystemExit(1) from None
     except* StopRequestedError:
         progress.finish()
         click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
-        click.echo(
-            f"resume with: rookarena run {config_file} --out {out_dir} --resume"
-            + (f" --shard {shard}" if shard else ""),
-            err=True,
-        )
+        click.echo(resume_hint, err=True)
         raise SystemExit(130) from None
     finally:
         sink.close()
+        lock.release()
     progress.finish()
-    played = league.read_games(out_dir / league.GAMES_FILE)
+    try:
+        played = league.merge([out_dir])  # the same records, read the same way, as `rookarena standings`
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(write_standings(out_dir, played, fmt, wide))
 
 
 @main.command("standings")
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
-@click.option("--format", "fmt", default="simple", show_default=True, help="Any tabulate table format.")
+@click.option(
+    "--format", "fmt", default="simple", show_default=True, callback=_table_format, help="Any tabulate table format."
+)
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> None:
     """Print the standings of one results directory, or of several (shards) merged."""
@@ -466,23 +543,46 @@ class StopRequestedError(Exception):
 
 
 async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> None:
-    """Run ``function(*args)``; on SIGINT or SIGTERM cancel it cleanly (bots stopped) and raise StopRequestedError."""
-    interrupted = False
+    """Run ``function(*args)``; on SIGINT or SIGTERM cancel it cleanly (bots stopped) and raise StopRequestedError.
+
+    Signals are taken for as long as the stop lasts (it is bounded: see ``BotProcess.stop``), so a second
+    Ctrl-C cannot cut the stop short with a traceback: it is counted, and the stop ends as the first began.
+    """
+    interrupted = 0
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
+            work = trio.CancelScope()
 
             async def watch() -> None:
                 nonlocal interrupted
                 async for _ in signals:
-                    interrupted = True
-                    nursery.cancel_scope.cancel()
-                    return
+                    interrupted += 1
+                    if interrupted == 1:
+                        work.cancel()
+                    else:
+                        click.echo("\nstill stopping: the bots in play get a few seconds to exit", err=True)
 
             nursery.start_soon(watch)
-            await function(*args)
+            with work:
+                await function(*args)
             nursery.cancel_scope.cancel()
     if interrupted:
         raise StopRequestedError
+
+
+def _run_trio(function: Callable[..., Awaitable[None]], *args: Any) -> None:
+    """``trio.run(function, *args)``; an interrupt that slips past the signal receiver is a stop too."""
+    try:
+        trio.run(function, *args)
+    except KeyboardInterrupt:
+        raise StopRequestedError from None
+
+
+def _first_error(error: BaseException) -> str:
+    """The message of the first leaf of a (possibly nested) exception group."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return str(error)
 
 
 def render_standings(played: list[dict[str, Any]], fmt: str, wide: bool = False) -> str:
@@ -577,20 +677,94 @@ def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
     return BotSpec(name=name or _bot_name(words) or fallback, command=words)
 
 
+def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> list[BotSpec | None]:
+    """Each spec named by its bot's hello, unless the name was given (PROTOCOL.md §5: the config's or the
+    command line's name, else the hello's); name clashes get a suffix. The bots are started once, side by
+    side, for their hello; one that does not complete the handshake stops the command with one line."""
+    probes: dict[int, checkbot.Probe] = {}
+
+    async def ask(index: int, spec: BotSpec) -> None:
+        probes[index] = await checkbot.probe(spec, startup)
+
+    async def ask_all() -> None:
+        async with trio.open_nursery() as nursery:
+            for index, (spec, given) in enumerate(specs):
+                if spec is not None and not given:
+                    nursery.start_soon(ask, index, spec)
+
+    trio.run(ask_all)
+    named: list[BotSpec | None] = []
+    for index, (spec, _) in enumerate(specs):
+        found = probes.get(index)
+        if spec is not None and found is not None:
+            if found.hello is None:
+                cause = found.fault.detail if found.fault is not None else "no hello"
+                tail = f"; its stderr ended with: {found.stderr_tail!r}" if found.stderr_tail else ""
+                raise click.ClickException(f"{' '.join(spec.command)!r} never completed its handshake: {cause}{tail}")
+            spec = dataclasses.replace(spec, name=found.hello.name)
+        taken = [other.name for other in named if other is not None and other.command != spec.command] if spec else []
+        if spec is not None and spec.name in taken:
+            spec = dataclasses.replace(spec, name=f"{spec.name}-{taken.count(spec.name) + 1}")
+        named.append(spec)
+    return named
+
+
+def _never_started(played: list[dict[str, Any]], runner: Match) -> None:
+    """A match that did not really happen is not reported: when every game was forfeited by one side
+    whose bot never completed a handshake, say so in one line (the caller exits 1)."""
+    sides = {record["teams"][record["forfeit"]["team"]] if record.get("forfeit") else None for record in played}
+    if len(sides) != 1 or None in sides:
+        return
+    side = sides.pop()
+    procs = [proc for proc in runner.procs if proc is not None and proc.spec.name == side]
+    if not procs or any(proc.hello is not None for proc in procs):
+        return
+    fault = next((proc.fault for proc in procs if proc.fault is not None), None)
+    detail = f": {fault.kind}: {fault.detail}" if fault is not None else ""
+    tails = [proc.stderr_tail.decode(errors="replace").strip().splitlines() for proc in procs]
+    tail = next((lines[-1][:200] for lines in tails if lines), "")
+    said = f"; its stderr ended with: {tail!r}" if tail else ""
+    raise click.ClickException(f"{side} never completed its handshake in {len(played)} game(s){detail}{said}")
+
+
 def _bot_name(words: tuple[str, ...]) -> str:
     """A short name from a command: the script's stem if there is one, else the program's."""
     if "-m" in words[:-1]:
         return words[words.index("-m") + 1].rsplit(".", 1)[-1]
     for word in words:
         path = pathlib.Path(word)
-        if path.suffix in (".py", ".js", ".rb", ".pl", ".sh", ".jar"):
+        if path.suffix in (".py", ".js", ".rb", ".pl", ".sh", ".jar", ".java"):
             return path.stem
+    if pathlib.Path(words[0]).name == "java":  # java [-cp DIR] [options] MainClass [args]
+        rest = list(words[1:])
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0] in ("-cp", "-classpath", "--class-path") else rest[1:]
+        if rest:
+            return rest[0].rsplit(".", 1)[-1]
     return pathlib.Path(words[0]).name
 
 
 def _logging(verbose: int) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+@main.command("bot")
+@click.argument("name", type=click.Choice(["random", "heuristic", "search"]))
+@click.option("--level", type=click.IntRange(1, 3), help="Strength of the search bot: 1, 2 (default) or 3.")
+@click.option("--seed", default="0", show_default=True, help="Seed of the bot's own choices.")
+@click.option("--playouts", type=click.IntRange(min=1), help="Playouts per decision (overrides --level's budget).")
+def bot(name: str, level: int | None, seed: str, playouts: int | None) -> None:
+    """Play the built-in bot NAME over rook/1 on stdin and stdout (for a league's `command:`).
+
+    random plays random legal actions; heuristic is the sample heuristic bot; search samples the hidden
+    cards and plays each option out (docs/bots.md). Given --seed and a budget of playouts that the move
+    time does not cut short, its play is the same on every run.
+    """
+    from rookarena import __version__  # noqa: PLC0415 (only this command needs the players)
+    from rookarena.players import loop  # noqa: PLC0415
+
+    raise SystemExit(loop.serve(loop.make_player(name, level, seed, playouts), __version__))
 
 
 def _load_results(directories: tuple[str, ...]) -> Any:

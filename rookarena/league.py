@@ -11,6 +11,7 @@ a crash loses at most the games in progress.
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import os
 import pathlib
@@ -26,6 +27,7 @@ from rookarena.tournament import Match, MatchConfig, Scheduled, schedule
 
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
+LOCK_FILE = ".lock"
 
 
 class ResultsError(RookError):
@@ -119,11 +121,19 @@ def read_games(path: pathlib.Path, repair: bool = False) -> list[dict[str, Any]]
 
 def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_label: str | None) -> set[str]:
     """Create or check the results directory; return the ids of the games already finished."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "logs").mkdir(exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "logs").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
     meta = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE
+    if not plan_path.exists() and games_path.exists() and games_path.stat().st_size > 0:
+        raise ResultsError(
+            f"{out_dir} holds games but no {PLAN_FILE}: it is not a league's results directory (a match's?): "
+            "use another --out"
+        )
     if plan_path.exists() and _read_meta(plan_path) != json.loads(json.dumps(meta)):
         raise ResultsError(
             f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
@@ -148,6 +158,61 @@ def _read_meta(path: pathlib.Path) -> dict[str, Any]:
     if not isinstance(meta, dict):
         raise ResultsError(f"{path}: expected a JSON object")
     return meta
+
+
+class ResultsLock:
+    """An exclusive lock on a results directory for the life of one run (``fcntl`` record lock).
+
+    A second run into the same directory, on this machine or another sharing the file system, is refused
+    while the first holds it; the kernel releases it when the holder ends, however it ends.
+    """
+
+    def __init__(self, directory: pathlib.Path) -> None:
+        self.directory = directory
+        self.fd = -1
+
+    def acquire(self) -> None:
+        path = self.directory / LOCK_FILE
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise ResultsError(f"{self.directory}: cannot be used for results: {exc.strerror or exc}") from None
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _lock_holder(os.fstat(fd).st_ino)
+            os.close(fd)
+            raise ResultsError(
+                f"{self.directory} is in use by another rookarena run (pid {holder or 'unknown'}): wait for it "
+                "to end, or use another --out"
+            ) from None
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> ResultsLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _lock_holder(inode: int) -> int | None:
+    """The process holding a record lock on the file with ``inode``, from ``/proc/locks`` (Linux)."""
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as stream:
+            for line in stream:
+                fields = line.split()
+                if len(fields) > 5 and fields[1] == "POSIX" and fields[5].rsplit(":", 1)[-1] == str(inode):
+                    return int(fields[4])
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 class RecordSink:

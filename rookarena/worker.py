@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import json
-import os
-import pathlib
 import signal
-import sys
-from typing import Any
 
-import trio
+# Ctrl-C at the terminal is the parent's to handle (it stops the workers with SIGTERM); ignored from the
+# first moment, so that an interrupt during start-up cannot end this process with a traceback.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-from rookarena import records
-from rookarena.config import loads
-from rookarena.league import plan, play_unit
+import json  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import pathlib  # noqa: E402
+import sys  # noqa: E402
+from typing import Any  # noqa: E402
+
+import trio  # noqa: E402
+
+from rookarena import records  # noqa: E402
+from rookarena.config import loads  # noqa: E402
+from rookarena.league import plan, play_unit  # noqa: E402
 
 
 async def main() -> None:
@@ -25,6 +31,9 @@ async def main() -> None:
             return
         head += data
     spec = json.loads(head)
+    verbose = int(spec.get("verbose", 0))
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     config = loads(spec["text"], spec["origin"])
     wanted = set(spec["games"])
     unit = [game for game in plan(config) if game.game_id in wanted]
@@ -35,7 +44,7 @@ async def main() -> None:
         out.write((records.dumps(record) + "\n").encode())
         out.flush()
 
-    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+    with trio.open_signal_receiver(signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 
             async def stop_on_signal() -> None:
