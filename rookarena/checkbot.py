@@ -20,9 +20,10 @@ import pathlib
 import signal
 import subprocess
 import sys
+import tempfile
 import time as clock
 from collections.abc import Sequence
-from typing import Any
+from typing import IO, Any
 
 import trio
 
@@ -68,11 +69,20 @@ class Probe:
     fault: Cause | None  # why there is no hello
     seconds: float  # until the hello (or the verdict)
     ignored: tuple[str, ...] = ()
+    stderr_tail: str = ""  # the last line the bot wrote to stderr
 
 
 async def probe(spec: BotSpec, startup: float) -> Probe:
     """Start the bot, send the referee's hello and read its answer within ``startup`` seconds. A bot that
     answers nothing is sent the end of its input: output that comes only then was never flushed."""
+    with tempfile.TemporaryFile() as stderr:
+        found = await _probe(spec, startup, stderr)
+        stderr.seek(max(0, stderr.seek(0, os.SEEK_END) - 4096))
+        lines = stderr.read().decode(errors="replace").strip().splitlines()
+    return dataclasses.replace(found, stderr_tail=lines[-1][:200] if lines else "")
+
+
+async def _probe(spec: BotSpec, startup: float, stderr: IO[bytes]) -> Probe:
     conversation = Conversation()
     started = clock.perf_counter()
     try:
@@ -80,7 +90,7 @@ async def probe(spec: BotSpec, startup: float) -> Probe:
             list(spec.command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
             cwd=spec.cwd,
             env=bot_environment(spec.env),
             start_new_session=True,
@@ -170,7 +180,8 @@ async def check_bot(
     hello = probed.hello
     if hello is None:
         cause = probed.fault or diagnose("timeout", "no hello")
-        checks.append(Check("handshake", False, cause.detail, cause.advice))
+        tail = f"; its stderr ended with: {probed.stderr_tail!r}" if probed.stderr_tail else ""
+        checks.append(Check("handshake", False, cause.detail + tail, cause.advice))
         return Card(spec.name, checks)
     view = "" if hello.view else "; declined the view"
     checks.append(Check("handshake", True, f"name {hello.name!r}, version {hello.version!r}{view}"))
