@@ -74,6 +74,9 @@ def _build(directory: pathlib.Path, preset_name: str, names: list[str], deals: i
     for record in played:
         record["rules_name"] = preset_name
     web_games.add_fault(played, directory, 1, 2)
+    # A referee's reason can quote a seat's cards (an illegal play's "holds ..."): no seat's view may show it.
+    held = " ".join(played[0]["hands"][0]["deal"][1])
+    played[0]["result"] = {**played[0]["result"], "reason": f"reached the target (note: seat 1 holds {held})"}
     web_games.write_dir(directory, played, names, deals=deals)
     results.write(directory, played, "simple")
     found = sources.load([directory])

@@ -245,3 +245,15 @@ def test_report_of_a_real_match(tmp_path: pathlib.Path) -> None:
         [*run, "show", str(tmp_path), ids[0]], capture_output=True, text=True, timeout=60, check=True
     )
     assert "trick  1" in shown.stdout
+
+
+def test_a_seats_view_leaves_out_fault_details_that_name_cards() -> None:
+    record = web_games.league_records(NAMES[:2], deals=1)[0]
+    detail = "illegal 'play B13': seat 1 does not hold B13 (holds R6, G6, G7)"
+    record["faults"] = [{"seat": 1, "bot": "beta", "kind": "illegal", "detail": detail, "line": "play B13", "hand": 1}]
+    record["result"] = {**record["result"], "reason": f"forfeit: seat 1 (beta) illegal: {detail}"}
+    assert detail in text.game_text(record)
+    for seat in (0, 2, 3):
+        shown = text.game_text(record, seat=seat)
+        assert "holds" not in shown and "play B13" not in shown
+        assert "fault: seat 1 (" in shown

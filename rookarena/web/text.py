@@ -62,19 +62,21 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
         f"rules {record.get('rules_name')} ({record.get('rules_hash')}), seed {record.get('seed')}, "
         f"first dealer {who(record.get('first_dealer', 0))}",
     ]
+    # A seat's view leaves out the referee's words: a fault's detail (and a forfeit's reason, which
+    # quotes it) can name the cards the faulting seat held.
     if result is None:
         lines.append(f"result: stopped before its end at {scores[0]} to {scores[1]}")
     else:
         winner = "a draw" if result.get("winner") is None else f"{teams[result['winner']]} wins"
-        lines.append(
-            f"result: {winner}, {scores[0]} to {scores[1]} after {result.get('hands')} hands ({result.get('reason')})"
-        )
+        reason = f" ({result.get('reason')})" if seat is None else ""
+        lines.append(f"result: {winner}, {scores[0]} to {scores[1]} after {result.get('hands')} hands{reason}")
     if seat is not None:
         lines.append(f"shown: what {who(seat)} knew (its own cards, the nest and discards only as the rules show them)")
     for fault in record.get("faults") or []:
+        detail = f": {fault.get('detail')}" + (f" (sent {fault['line']!r})" if fault.get("line") else "")
         lines.append(
-            f"fault: {who(fault['seat'])} {fault.get('kind')} in hand {fault.get('hand')}: {fault.get('detail')}"
-            + (f" (sent {fault['line']!r})" if fault.get("line") else "")
+            f"fault: {who(fault['seat'])} {fault.get('kind')} in hand {fault.get('hand')}"
+            + (detail if seat is None else "")
         )
     for hand in record.get("hands") or []:
         lines.append("")

@@ -220,18 +220,28 @@ const Rook = (() => {
       this.at = best;
     }
 
+    // How the game ended. A seat's view leaves out the referee's reason: a fault's detail can name the
+    // cards the faulting seat held.
+    ending(seat) {
+      const result = this.record.result;
+      if (!result) return "stopped before its end";
+      const winner = result.winner === null ? "a draw" : `team ${result.winner} wins`;
+      return seat === null ? `${winner}: ${result.reason}` : `${winner}, ${result.scores[0]} to ${result.scores[1]}`;
+    }
+
     render(seat) {
       const record = this.record;
       const rules = record.rules || {};
       const step = this.steps[this.at];
       const view = visible(step, seat, rules);
       const names = record.seats || ["?", "?", "?", "?"];
+      const base = seat === null ? 0 : seat; // the seat whose view is shown sits at the bottom
       const marked = this.mark && step.act && step.hand === this.mark.hand && step.actions === this.mark.actions;
       const seats = [0, 1, 2, 3].map((s) => {
         const cards = view.hands[s];
         const own = seat === s ? " own" : "";
         const acting = step.act && step.act.seat === s ? " acting" : "";
-        return el("div", { class: `seat pos-${POSITIONS[s]}${own}${acting}`, "data-seat": s },
+        return el("div", { class: `seat pos-${POSITIONS[(s - base + 4) % 4]}${own}${acting}`, "data-seat": s },
           el("div", { class: "seat-name" }, `seat ${s} · ${names[s]}`, s % 2 === 0 ? " · team 0" : " · team 1",
             step.dealer === s ? " · dealer" : "", step.bidder === s ? ` · bidder (${step.bid})` : ""),
           el("div", { class: "hand" }, cards === null ? backs(step.hands[s].length)
@@ -244,7 +254,7 @@ const Rook = (() => {
           const k = (s - trick.leader + 4) % 4;
           if (k < trick.cards.length) face = card(trick.cards[k], trick.winner === s ? "winner" : "");
         }
-        return el("div", { class: `slot pos-${POSITIONS[s]}` }, face);
+        return el("div", { class: `slot pos-${POSITIONS[(s - base + 4) % 4]}` }, face);
       });
       const nestBox = el("div", { class: "nest" }, el("span", { class: "label" }, step.bidder === null ? "nest" : "nest (taken)"),
         view.nest === null ? backs(step.nest.length) : view.nest.map((c) => card(c)));
@@ -252,13 +262,15 @@ const Rook = (() => {
         view.discards === null ? backs(step.discards.length) : step.discards.length ? view.discards.map((c) => card(c)) : "none yet");
       const center = el("div", { class: "center" }, played, el("div", { class: "middle" }, nestBox, discardBox));
       const table = el("div", { class: "table" }, seats, center);
-      const info = this.info(step, names, marked);
+      const info = this.info(step, names, marked, seat);
       return el("div", { class: "board", "data-game": this.id, "data-step": this.at, "data-hand": step.hand,
         "data-actions": step.actions, "data-kind": step.kind },
-      el("h3", {}, this.label), table, info);
+      el("h3", {}, this.label),
+      el("p", { class: "meta" }, `rules ${record.rules_name} · seed ${record.seed} · ${this.ending(seat)}`),
+      table, info);
     }
 
-    info(step, names, marked) {
+    info(step, names, marked, seat) {
       const trump = step.trump ? el("span", { class: `trump c-${step.trump}` }, COLOR_NAMES[step.trump]) : "not named";
       const auction = el("ol", { class: "auction" }, step.auction.map((call) => el("li", {}, `${call.seat} ${names[call.seat]}: ${call.action}`)));
       const tricks = el("ol", { class: "tricks" }, step.tricks.map((t) => el("li", {},
@@ -270,8 +282,7 @@ const Rook = (() => {
         summary = el("p", { class: "summary" }, `counters ${m.counters[0]} to ${m.counters[1]} (nest ${m.nestCounters} to team ${m.nestTeam}); `,
           `bid ${m.made ? "made" : "set"}; score ${m.change[0] >= 0 ? "+" : ""}${m.change[0]} / ${m.change[1] >= 0 ? "+" : ""}${m.change[1]}`);
       }
-      const result = this.at === this.steps.length - 1 && this.record.result
-        ? el("p", { class: "result" }, `game over: ${this.record.result.reason}`) : null;
+      const result = this.at === this.steps.length - 1 ? el("p", { class: "result" }, this.ending(seat)) : null;
       return el("div", { class: "info" },
         el("p", { class: `now${marked ? " differs" : ""}` }, marked ? "first different decision: " : "", step.text),
         el("dl", {},
