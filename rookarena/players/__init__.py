@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
-from rookarena.actions import Action, Bid, Pass
+from rookarena.actions import Action, Bid, Pass, parse_action
+from rookarena.players.base import Deadline
 
 
 def random_action(legal: Sequence[Action], rng: random.Random) -> Action:
@@ -22,3 +24,24 @@ def random_action(legal: Sequence[Action], rng: random.Random) -> Action:
             return lowest
         return first
     return legal[int(rng.random() * len(legal))]
+
+
+class RandomPlayer:
+    """:func:`random_action` as a player of the built-in bot loop; it reads only the legal actions."""
+
+    name = "rookarena-random"
+    view = False
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(f"{seed}")
+
+    def start_game(self, message: dict[str, Any]) -> None:
+        # Reseeded per game and seat: a game's choices do not depend on what the process played before.
+        game_seed = message.get("seed")
+        key = game_seed if game_seed is not None else message.get("game", "")
+        self.rng = random.Random(f"{self.seed}/{key}/{message.get('seat', 0)}")
+
+    def act(self, request: dict[str, Any], deadline: Deadline) -> str:
+        legal = [parse_action(text) for text in request["legal"]]
+        return str(random_action(legal, self.rng))

@@ -1,0 +1,198 @@
+"""The search player: every answer legal, every sampled deal consistent with the seat's knowledge,
+the fast trick phase agreeing with the engine, and the same play given the same seed and budget."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rookarena.cards import COLORS, ROOK
+from rookarena.game import Game, Phase
+from rookarena.players import RandomPlayer, random_action
+from rookarena.players.base import Deadline, Player
+from rookarena.players.fast import Deck, legal_cards, playout
+from rookarena.players.heuristic import HeuristicPlayer
+from rookarena.players.inprocess import play_game
+from rookarena.players.search import SearchPlayer, Settings, settings_for
+from rookarena.players.worlds import PILE, for_auction, from_view, sample
+from rookarena.presets import PRESETS
+from rookarena.protocol import view_json
+from rookarena.rules import Rules
+from rookarena.views import view
+
+ALL_RULES = [pytest.param(preset.rules, id=name) for name, preset in PRESETS.items()]
+MUST_TRUMP = Rules(must_trump=True, lone_rook_forced=False, rook_anytime=False)
+
+
+def _random_positions(rules: Rules, seed: int, count: int) -> list[Game]:
+    """Games stopped at random points of the play phase, reached by random play from seeded deals."""
+    out = []
+    rng = random.Random(seed)
+    for k in range(count):
+        game = Game(rules, random.Random(seed * 1000 + k))
+        stop = rng.randrange(1, rules.hand_size * 4)
+        played = 0
+        while not game.is_over:
+            if game.phase is Phase.PLAY:
+                if played == stop:
+                    break
+                played += 1
+            game.apply(random_action(game.legal_actions(), rng))
+        if game.phase is Phase.PLAY:
+            out.append(game)
+    return out
+
+
+@pytest.mark.parametrize("rules", [*ALL_RULES, pytest.param(MUST_TRUMP, id="must-trump")])
+def test_fast_legality_is_the_engines(rules: Rules) -> None:
+    deck = Deck.of(rules)
+    for game in _random_positions(rules, 3, 60):
+        assert game.trump is not None
+        trump = COLORS.index(game.trump)
+        hand = deck.ints([str(card) for card in game.hands[game.to_act]])
+        trick = deck.ints([str(card) for card in game.trick_cards])
+        fast = sorted(deck.text[card] for card in legal_cards(deck, trump, hand, trick))
+        engine = sorted(str(action).split()[1] for action in game.legal_actions())
+        assert fast == engine
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_playout_finishes_the_hand_with_every_counter(rules: Rules) -> None:
+    deck = Deck.of(rules)
+    rng = random.Random(5)
+    for game in _random_positions(rules, 4, 20):
+        assert game.trump is not None
+        hands = [deck.ints([str(card) for card in hand]) for hand in game.hands]
+        held = sum(deck.points[card] for hand in hands for card in hand)
+        trick = deck.ints([str(card) for card in game.trick_cards])
+        held += sum(deck.points[card] for card in trick)
+        taken = list(game.taken)
+        last = playout(deck, COLORS.index(game.trump), hands, game.trick_leader, trick, taken, rng)
+        assert all(not hand for hand in hands) and not trick
+        assert last in range(4)
+        assert sum(taken) == sum(game.taken) + held
+
+
+def _forbidden_by_plays(game: Game, seat: int) -> dict[int, set[str]]:
+    """Independently of the sampler: the cards each other seat cannot hold, read from the tricks."""
+    rules = game.rules
+    trump = game.trump
+    assert trump is not None
+
+    def suit(card: Any) -> Any:
+        return trump if card is ROOK else card.color
+
+    out: dict[int, set[str]] = {s: set() for s in range(4)}
+    tricks = [(t.leader, t.cards) for t in game.tricks]
+    if game.trick_cards:
+        tricks.append((game.trick_leader, tuple(game.trick_cards)))
+    for leader, cards in tricks:
+        led = suit(cards[0])
+        for i, card in enumerate(cards[1:], 1):
+            who = (leader + i) % 4
+            if suit(card) is led or (card is ROOK and rules.rook_anytime):
+                continue
+            for other in rules.deck:
+                if suit(other) is led and not (other is ROOK and not rules.lone_rook_forced):
+                    out[who].add(str(other))
+    return out
+
+
+@pytest.mark.parametrize("rules", [*ALL_RULES, pytest.param(MUST_TRUMP, id="must-trump")])
+def test_sampled_deals_never_contradict_the_seat(rules: Rules) -> None:
+    deck = Deck.of(rules)
+    rng = random.Random(11)
+    for game in _random_positions(rules, 7, 40):
+        for seat in range(4):
+            v = view_json(view(game, seat))
+            knowledge = from_view(deck, v)
+            forbidden = _forbidden_by_plays(game, seat)
+            for _ in range(5):
+                held = sample(knowledge, rng)
+                texts = [{deck.text[card] for card in cards} for cards in held]
+                assert not texts[seat]
+                mine = {str(card) for card in game.hands[seat]}
+                for s in range(4):
+                    if s != seat:
+                        assert len(texts[s]) == len(game.hands[s])
+                        assert not texts[s] & mine
+                        assert not texts[s] & forbidden[s], (s, texts[s] & forbidden[s])
+                played = {str(card) for t in game.tricks for card in t.cards} | {str(c) for c in game.trick_cards}
+                everything = set().union(*texts) | mine | played
+                if seat == game.bidder:
+                    assert not texts[PILE]
+                    everything |= {str(card) for card in game.discards}
+                else:
+                    assert len(texts[PILE]) == rules.nest_size
+                    if v["nest"] is not None:  # an open nest: its cards are with the bidder or discarded
+                        assert game.bidder is not None
+                        for card in set(v["nest"]) - played:
+                            assert card in texts[game.bidder] | texts[PILE]
+                assert everything == {str(card) for card in rules.deck}
+
+
+def test_sampling_finds_a_deal_when_only_one_fits() -> None:
+    deck = Deck.of(Rules())
+    knowledge = for_auction(deck, 0, [deck.text[c] for c in range(9)])
+    # Tie the cards down: each unknown card may go to one holder only (the true deal's).
+    truth = {card: 1 + (i % 3) if i < 27 else PILE for i, card in enumerate(knowledge.unknown)}
+    pinned = type(knowledge)(
+        knowledge.seat, knowledge.unknown, knowledge.capacity, tuple((truth[c],) for c in knowledge.unknown)
+    )
+    for seed in range(5):
+        held = sample(pinned, random.Random(seed))
+        assert all(truth[card] == holder for holder, cards in enumerate(held) for card in cards)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_every_answer_is_legal(rules: Rules) -> None:
+    def check(game: Game, seat: int, answer: str, legal: list[str]) -> None:
+        assert answer in legal, (answer, legal)
+
+    search = SearchPlayer(Settings(playouts=12), seed=3)
+    players: list[Player] = [search, RandomPlayer(1), search, HeuristicPlayer()]
+    for seed in (1, 2):
+        game = play_game(rules, seed, players, first_dealer=seed % 4, check=check)
+        assert game.is_over
+
+
+def _decisions(seed: int) -> list[str]:
+    answers: list[str] = []
+
+    def check(game: Game, seat: int, answer: str, legal: list[str]) -> None:
+        if seat % 2 == 0:
+            answers.append(answer)
+
+    players: list[Player] = [SearchPlayer(Settings(playouts=16), seed=seed), HeuristicPlayer()] * 2
+    play_game(Rules(), 9, players, check=check)
+    return answers
+
+
+def test_the_same_seed_and_budget_play_the_same() -> None:
+    first = _decisions(1)
+    assert first == _decisions(1)
+    assert first != _decisions(2)
+
+
+def test_the_deadline_stops_a_search_early() -> None:
+    ticks = iter(range(10**6))
+    # A clock that says the deadline has passed from the first look: one deal only.
+    deadline = Deadline(lambda: float(next(ticks)), 0.5)
+    game = Game(Rules(), random.Random(4))
+    while game.phase is not Phase.PLAY or len(game.legal_actions()) < 2:
+        game.apply(random_action(game.legal_actions(), random.Random(1)))
+    request = {"legal": [str(a) for a in game.legal_actions()], "view": view_json(view(game, game.to_act))}
+    player = SearchPlayer(Settings(playouts=10**9), seed=1)
+    player.start_game({"game": "g", "seat": game.to_act, "rules": Rules().to_mapping()})
+    assert player.act(request, deadline) in request["legal"]
+    assert next(ticks) < 10  # it looked at the clock a few times, not 10**9 / 4 times
+
+
+def test_levels() -> None:
+    assert settings_for().playouts == settings_for(2).playouts
+    assert settings_for(1).playouts < settings_for(2).playouts < settings_for(3).playouts
+    assert settings_for(3, playouts=7).playouts == 7
+    with pytest.raises(ValueError, match="unknown level 9"):
+        settings_for(9)
