@@ -143,10 +143,12 @@ def standings_table(
     """The standings in any tabulate format (``simple``, ``github``, ``grid``, ``plain`` ...), then the model line.
 
     Compact by default: rank, bot, games, score %, Elo ±, the paired difference (with duplicate deals)
-    and the fault count (when any); ``wide`` gives every column. With ``width`` (a terminal's columns)
-    long names are shortened with ``…`` until the table fits, down to ``MIN_NAME`` characters.
+    and the fault count (when any); ``wide`` gives every column, never shortened. With ``width`` (a
+    terminal's columns) long names are shortened with ``…`` until the compact table fits, down to
+    ``MIN_NAME`` characters.
     """
     if wide:
+        width = None  # every column, every name whole: wider than a terminal if need be
         headers, cells = list(STANDINGS_HEADERS), standings_rows(rows)
         align = ["right", "left", *["right"] * (len(headers) - 2)]
         align[headers.index("faults")] = "left"

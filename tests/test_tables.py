@@ -145,6 +145,7 @@ def test_longer_names_are_shortened_to_fit() -> None:
     assert "  a-very-…  " in tables.standings_table(rows, width=40)
     assert "a-very-long-bot-name-indeed-version-2" in tables.standings_table(rows, width=200)
     assert "a-very-long-bot-name-indeed-version-2" in tables.standings_table(rows)  # no width: no fitting
+    assert "a-very-long-bot-name-indeed-version-2" in tables.standings_table(rows, width=40, wide=True)
 
 
 def test_standings_table_formats_and_the_optional_column() -> None:

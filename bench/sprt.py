@@ -1,0 +1,300 @@
+"""The sequential tests of ``rookarena match``: realised error rates and games to a decision.
+
+Three parts, each printed as a table:
+
+1. **Simulated pairs.** Deal pairs are drawn from a joint distribution of the two games' results (by
+   default the one measured between the heuristic bot and its 5%-noise copy: 92% of the pairs split),
+   exponentially tilted so that the true Elo is exactly ELO0, or exactly ELO1. On the same pairs run
+   the pair test of today (the generalised SPRT over pentanomial pair scores) and the test rookarena
+   used before (the normal approximation over games, trinomial, looked at after every pair). The
+   share of runs accepting the wrong hypothesis is the realised α (at ELO0) or β (at ELO1).
+2. **Real bots.** The sample heuristic bot against a copy playing a random card 5% of the time
+   (``bench/noisy_bot.py``'s rule), played in-process on duplicate deals, or read from the
+   ``games.jsonl`` of a real ``rookarena match`` run (``--records DIR``). Sequential runs are drawn
+   from those pairs with replacement (a bootstrap of the real distribution): the pair test, the old
+   game test and the points test (``--sprt-points 0 D1``, D1 the points per pair that match ELO1 in
+   this sample), games to a decision and how often each hypothesis was accepted.
+3. The figures the tests print, for the record.
+
+Run: ``python bench/sprt.py`` (about a minute: 200 runs a case, 300 real games), or ``--long`` (1000
+runs, 2000 real games: about 15 minutes on one core). ``--records DIR`` uses a match's games instead of
+playing them. Run under ``nice -n 10`` on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import dataclasses
+import importlib.util
+import itertools
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rookarena import records, sprt, standings
+from rookarena.actions import parse_action
+from rookarena.game import team_of
+from rookarena.presets import PRESETS
+from rookarena.protocol import act_message
+from rookarena.records import derive_seed
+from rookarena.sprt import Hypothesis, Model, SequentialTest
+from rookarena.stats import ClusterSums, elo_interval, expected_score
+
+ROOT = Path(__file__).resolve().parent.parent
+# (NEW's score in the first game, in the second) -> share of deal pairs: heuristic against the 5%-noise copy,
+# 931 pairs of a real `rookarena match` (seed 11).
+MEASURED = {(0.0, 0.0): 26, (0.0, 1.0): 440, (1.0, 0.0): 415, (1.0, 1.0): 50}
+CAP = 60_000  # games; a run still undecided there counts as undecided
+Pair = tuple[float, float, float]  # NEW's score in game 1, in game 2, its point difference over both
+
+
+@dataclasses.dataclass
+class Runs:
+    """Decisions and games of many runs of one test."""
+
+    h0: int = 0
+    h1: int = 0
+    undecided: int = 0
+    games: list[int] = dataclasses.field(default_factory=list)
+
+    def add(self, decision: Hypothesis | None, games: int) -> None:
+        if decision is Hypothesis.H0:
+            self.h0 += 1
+        elif decision is Hypothesis.H1:
+            self.h1 += 1
+        else:
+            self.undecided += 1
+        self.games.append(games)
+
+    @property
+    def runs(self) -> int:
+        return len(self.games)
+
+    @property
+    def mean_games(self) -> float:
+        return statistics.fmean(self.games)
+
+
+def old_llr(counts: Sequence[int], elo0: float, elo1: float) -> float:
+    """The per-game test of rookarena 0.1: the normal approximation over trinomial counts."""
+    return sprt.normal_llr(counts, elo0, elo1)
+
+
+def run_both(draw: Any, elo0: float, elo1: float, points: tuple[float, float] | None) -> dict[str, tuple[Any, int]]:
+    """One sequential run of each test on the same stream of pairs (``draw()`` gives the next pair)."""
+    pair_test = SequentialTest(Model.PENTANOMIAL, elo0, elo1).start()
+    point_test = SequentialTest(Model.POINTS, *points).start() if points else None
+    lower, upper = sprt.sprt_bounds()
+    counts = [0, 0, 0]  # losses, draws, wins of NEW, game by game
+    out: dict[str, tuple[Any, int]] = {}
+    games = 0
+    while games < CAP and len(out) < (3 if points else 2):
+        first, second, diff = draw()
+        games += 2
+        if "pair" not in out:
+            pair_test = pair_test.add_pair(first + second, diff)
+            decision = pair_test.result().decision
+            if decision is not None:
+                out["pair"] = (decision, games)
+        if "old" not in out:
+            for score in (first, second):
+                counts[int(2 * score)] += 1
+            llr = old_llr(counts, elo0, elo1)
+            if llr >= upper or llr <= lower:
+                out["old"] = (Hypothesis.H1 if llr >= upper else Hypothesis.H0, games)
+        if point_test is not None and "points" not in out:
+            point_test = point_test.add_pair(first + second, diff)
+            decision = point_test.result().decision
+            if decision is not None:
+                out["points"] = (decision, games)
+    for name in ("pair", "old", *(("points",) if points else ())):
+        out.setdefault(name, (None, games))
+    return out
+
+
+def tilted(joint: dict[tuple[float, float], float], elo: float) -> dict[tuple[float, float], float]:
+    """``joint`` exponentially tilted until NEW's mean score per game is ``expected_score(elo)``."""
+    target = expected_score(elo)
+    lo, hi = -80.0, 80.0
+    weights = dict(joint)
+    for _ in range(200):
+        lam = (lo + hi) / 2
+        weights = {k: p * math.exp(lam * (k[0] + k[1]) / 2) for k, p in joint.items()}
+        total = sum(weights.values())
+        mean = sum(w * (k[0] + k[1]) / 2 for k, w in weights.items()) / total
+        lo, hi = (lam, hi) if mean < target else (lo, lam)
+    total = sum(weights.values())
+    return {k: w / total for k, w in weights.items()}
+
+
+def sampler(items: Sequence[Any], weights: Sequence[float], rng: random.Random) -> Any:
+    cumulative = list(itertools.accumulate(weights))
+    total = cumulative[-1]
+
+    def draw() -> Any:
+        return items[min(bisect.bisect_right(cumulative, rng.random() * total), len(items) - 1)]
+
+    return draw
+
+
+def rate(count: int, runs: int) -> str:
+    return f"{100 * count / runs:5.1f}%"
+
+
+def simulated(runs: int, elo0: float, elo1: float, rng: random.Random) -> None:
+    print(f"\n1. simulated pairs, SPRT [{elo0:g}, {elo1:g}], alpha = beta = 0.05, {runs} runs a case")
+    print(f"   {'true Elo':>8}  {'test':<22} {'H0':>6} {'H1':>6} {'error':>6}  {'games (mean)':>12}")
+    ratios = []
+    for elo, wrong in ((elo0, "h1"), (elo1, "h0")):
+        joint = tilted({k: float(v) for k, v in MEASURED.items()}, elo)
+        keys = list(joint)
+        draw = sampler([(a, b, 0.0) for a, b in keys], [joint[k] for k in keys], rng)
+        pair, old = Runs(), Runs()
+        for _ in range(runs):
+            out = run_both(draw, elo0, elo1, None)
+            pair.add(*out["pair"])
+            old.add(*out["old"])
+        for name, r in (("pairs (GSPRT, penta)", pair), ("games (old, normal)", old)):
+            err = getattr(r, wrong)
+            print(
+                f"   {elo:>+8g}  {name:<22} {rate(r.h0, r.runs)} {rate(r.h1, r.runs)} {rate(err, r.runs)}"
+                f"  {r.mean_games:>12.0f}" + (f"  ({r.undecided} undecided)" if r.undecided else "")
+            )
+        ratios.append(old.mean_games / pair.mean_games)
+    print(f"   games, old test / pair test: {ratios[0]:.2f}x at elo0, {ratios[1]:.2f}x at elo1 (goal >= 2.3x)")
+
+
+# --- real bots -------------------------------------------------------------------------------------------
+
+
+def load_heuristic() -> ModuleType:
+    path = ROOT / "sample_bots" / "python" / "heuristic_bot.py"
+    spec = importlib.util.spec_from_file_location("sample_heuristic_bot", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def play_pairs(deals: int, noise: float, seed: int) -> list[Pair]:
+    """The heuristic bot (NEW) against its noisy copy (OLD) on ``deals`` duplicate deals, in-process."""
+    bot = load_heuristic()
+    rules = PRESETS["tournament"].rules
+    mapping = rules.to_mapping()
+    out = []
+    for deal in range(deals):
+        deal_seed = derive_seed(seed, "deal", deal)
+        scores, diff = [], 0.0
+        for new_team in (0, 1):
+            game = records.new_game(rules, deal_seed)
+            rng = random.Random(derive_seed(seed, "noise", deal, new_team))
+            while not game.is_over:
+                seat = game.to_act
+                request = act_message(game, seat, game.legal_actions(), 1000, 0)
+                legal = request["legal"]
+                noisy = team_of(seat) != new_team
+                if noisy and request["view"]["phase"] == "play" and len(legal) > 1 and rng.random() < noise:
+                    answer = legal[int(rng.random() * len(legal))]
+                else:
+                    answer = str(bot.decide(request, mapping))
+                game.apply(parse_action(answer))
+            outcome = game.outcome
+            assert outcome is not None
+            winner = outcome.winner
+            scores.append(0.5 if winner is None else float(winner == new_team))
+            diff += outcome.scores[new_team] - outcome.scores[1 - new_team]
+        out.append((scores[0], scores[1], diff))
+    return out
+
+
+def pairs_from_records(directory: Path, new: str) -> list[Pair]:
+    played = [json.loads(line) for line in (directory / "games.jsonl").read_text().splitlines() if line.strip()]
+    out = []
+    for first, second in zip(played[::2], played[1::2], strict=False):
+        outcome = standings.pair_outcome(first, second, new)
+        if outcome is None or outcome[1] is None:
+            continue
+        a, b = standings.game_result(first), standings.game_result(second)
+        s1 = a.score if a.teams[0] == new else 1 - a.score
+        s2 = b.score if b.teams[0] == new else 1 - b.score
+        out.append((s1, s2, outcome[1]))
+    return out
+
+
+def real(pairs: list[Pair], runs: int, elo0: float, elo1: float, rng: random.Random, source: str) -> None:
+    sums = ClusterSums()
+    for first, second, _ in pairs:
+        sums = sums.add(first + second, 2)
+    elo = elo_interval(sums)
+    diffs = [d for _, _, d in pairs]
+    mean, sd = statistics.fmean(diffs), statistics.stdev(diffs)
+    joint = Counter((a, b) for a, b, _ in pairs)
+    split = sum(v for (a, b), v in joint.items() if a + b == 1) / len(pairs)
+    firsts = [a for a, _, _ in pairs]
+    seconds = [b for _, b, _ in pairs]
+    rho = statistics.correlation(firsts, seconds) if len(set(firsts)) > 1 and len(set(seconds)) > 1 else math.nan
+    print(f"\n2. real bots: {source}")
+    print(
+        f"   {len(pairs)} deal pairs: NEW's Elo {elo.elo:+.1f} [{elo.lo:+.1f}, {elo.hi:+.1f}] over pairs; "
+        f"{100 * split:.0f}% of pairs split, correlation of a pair's games {rho:+.2f}; "
+        f"points per pair {mean:+.1f}, sd {sd:.1f}"
+    )
+    # The points per pair that match elo1 in this sample: the points difference scales with the Elo.
+    d1 = round(mean * elo1 / elo.elo, 1) if elo.elo > 0 and elo1 > 0 else max(1.0, round(0.1 * sd, 1))
+    print(f"   SPRT [{elo0:g}, {elo1:g}] and points test [0, {d1:g}] (points per pair), {runs} bootstrap runs")
+    print(f"   {'test':<22} {'H0':>6} {'H1':>6}  {'games (mean)':>12}  {'median':>7}")
+    draw = sampler(pairs, [1.0] * len(pairs), rng)
+    results = {"pair": Runs(), "old": Runs(), "points": Runs()}
+    for _ in range(runs):
+        out = run_both(draw, elo0, elo1, (0.0, d1))
+        for name, (decision, games) in out.items():
+            results[name].add(decision, games)
+    names = {"pair": "pairs (GSPRT, penta)", "old": "games (old, normal)", "points": "points per pair"}
+    for key, r in results.items():
+        print(
+            f"   {names[key]:<22} {rate(r.h0, r.runs)} {rate(r.h1, r.runs)}  {r.mean_games:>12.0f}"
+            f"  {statistics.median(r.games):>7.0f}" + (f"  ({r.undecided} undecided)" if r.undecided else "")
+        )
+    pair, old, points = (results[k].mean_games for k in ("pair", "old", "points"))
+    print(f"   games, old test / pair test: {old / pair:.2f}x (goal >= 3x); points / pair test: {points / pair:.2f}x")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--long", action="store_true", help="1000 runs a case and 2000 real games")
+    parser.add_argument("--runs", type=int, help="runs a case (default 200, or 1000 with --long)")
+    parser.add_argument("--games", type=int, help="real games to play in-process (default 300, or 2000)")
+    parser.add_argument("--records", type=Path, help="a `rookarena match --out` directory to take the games from")
+    parser.add_argument("--new", default="heuristic", help="NEW's name in --records (default: heuristic)")
+    parser.add_argument("--noise", type=float, default=0.05, help="the noisy copy's share of random cards")
+    parser.add_argument("--sprt", nargs=2, type=float, default=(0.0, 10.0), metavar=("ELO0", "ELO1"))
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    runs = args.runs or (1000 if args.long else 200)
+    games = args.games or (2000 if args.long else 300)
+    elo0, elo1 = args.sprt
+    rng = random.Random(args.seed)
+    started = time.perf_counter()
+    simulated(runs, elo0, elo1, rng)
+    if args.records:
+        pairs = pairs_from_records(args.records, args.new)
+        source = f"{args.records / 'games.jsonl'} ({args.new} as NEW)"
+    else:
+        pairs = play_pairs(games // 2, args.noise, args.seed)
+        source = f"heuristic (NEW) against its {100 * args.noise:g}%-noise copy, {2 * len(pairs)} games in-process"
+    real(pairs, runs, elo0, elo1, rng, source)
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
