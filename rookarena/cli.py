@@ -263,7 +263,13 @@ def match(
       130  stopped by Ctrl-C or SIGTERM
     """
     _logging(verbose)
+    if duplicate and games % 2:
+        raise click.BadParameter(
+            f"expected an even number with --duplicate (each deal is played twice), got {games}", param_hint="--games"
+        )
     test = _sequential_test(sprt, sprt_points, alpha, beta, duplicate)
+    out_dir = pathlib.Path(out) if out else None
+    lock = _match_out(out_dir) if out_dir is not None else None
     name, rules_value = load_rules(rules_spec)
     a, b, a2, b2 = _hello_names(
         [
@@ -279,12 +285,6 @@ def match(
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
     team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
     team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
-    if duplicate and games % 2:
-        raise click.BadParameter(
-            f"expected an even number with --duplicate (each deal is played twice), got {games}", param_hint="--games"
-        )
-    out_dir = pathlib.Path(out) if out else None
-    lock = _match_out(out_dir) if out_dir is not None else None
     config = MatchConfig(
         team_a=team_a,
         team_b=team_b,

@@ -1,0 +1,309 @@
+"""Nothing a bot or a user does can crash, hang or corrupt a league: real `rookarena` processes throughout.
+
+Each test runs the command line as a user would and checks what the user sees (one line, never a
+traceback, the resume command after every stop) and what is left on disk (every game exactly once).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from procs import processes_with
+
+ROOT = pathlib.Path(__file__).parent.parent
+HEURISTIC = ROOT / "sample_bots" / "python" / "heuristic_bot.py"
+ADVERSARY = ROOT / "tests" / "bots" / "adversary.py"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def rookarena(*args: str, cwd: pathlib.Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rookarena", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=ENV,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def random_bot(name: str, seed: int, marker: str) -> list[str]:
+    return [
+        f"  - name: {name}",
+        f"    command: [{sys.executable}, -m, rookarena.randombot, '{seed}']",
+        f"    env: {{PYTHONPATH: {ROOT}, MARKER: {marker}}}",
+    ]
+
+
+def write_config(path: pathlib.Path, bots: list[str], **top: object) -> pathlib.Path:
+    settings = {"name": "trust", "games": 4, "seed": 3, "jobs": 2, "time": "{move: 2, startup: 10}", **top}
+    lines = [f"{key}: {value}" for key, value in settings.items()] + ["bots:", *bots]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def game_ids(out: pathlib.Path) -> list[str]:
+    return [json.loads(line)["game_id"] for line in (out / "games.jsonl").read_text().splitlines() if line.strip()]
+
+
+def assert_one_plain_line(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
+    assert "sub-exception" not in result.stderr, result.stderr
+
+
+# -- bad arguments and configurations: refused before anything runs ---------------------------------
+
+
+def _bad_cases(tmp: pathlib.Path) -> list[tuple[str, list[str], int, str]]:
+    marker = "unused"
+    good = [*random_bot("a", 1, marker), *random_bot("b", 2, marker)]
+    plain = tmp / "plain.py"
+    plain.write_text("print('hi')\n")
+    plain.chmod(0o644)
+    cases = [
+        ("missing config", ["run", str(tmp / "nope.yaml")], 2, "does not exist"),
+        ("config is a directory", ["run", str(tmp)], 2, "is a directory"),
+        ("unknown table format", ["run", str(write_config(tmp / "f.yaml", good)), "--format", "bogus"], 2, "bogus"),
+        ("standings format", ["standings", str(tmp), "--format", "bogus"], 2, "bogus"),
+        (
+            "a slash in a bot's name",
+            ["run", str(write_config(tmp / "n.yaml", [*random_bot("a/b", 1, marker), *good[3:]]))],
+            1,
+            "bots[0].name",
+        ),
+        (
+            "a name too long",
+            ["run", str(write_config(tmp / "l.yaml", [*random_bot("x" * 120, 1, marker), *good[3:]]))],
+            1,
+            "at most 40 characters",
+        ),
+        ("a league name outside results", ["run", str(write_config(tmp / "x.yaml", good, name="../../x"))], 1, "name"),
+        (
+            "a program without the execute bit",
+            ["run", str(write_config(tmp / "e.yaml", ["  - name: p", f"    command: {plain}", *good[3:]]))],
+            1,
+            "not executable",
+        ),
+        (
+            "a directory as the program",
+            ["run", str(write_config(tmp / "d.yaml", ["  - name: p", "    command: /tmp", *good[3:]]))],
+            1,
+            "is a directory",
+        ),
+        ("an empty shard", ["run", str(write_config(tmp / "s.yaml", good, games=2)), "--shard", "2/4"], 2, "empty"),
+        ("match odd games", ["match", "true", "true", "--games", "3"], 2, "even"),
+        ("match negative seed", ["match", "true", "true", "--seed", "-5"], 2, "--seed"),
+        ("match bad name", ["match", "true", "true", "--name-a", "a/b"], 2, "cannot be a name"),
+    ]
+    return cases
+
+
+CASE_NAMES = [
+    "missing config",
+    "config is a directory",
+    "unknown table format",
+    "standings format",
+    "a slash in a bot's name",
+    "a name too long",
+    "a league name outside results",
+    "a program without the execute bit",
+    "a directory as the program",
+    "an empty shard",
+    "match odd games",
+    "match negative seed",
+    "match bad name",
+]
+
+
+@pytest.mark.parametrize("case", CASE_NAMES)
+def test_bad_input_is_refused_with_one_line(case: str, tmp_path: pathlib.Path) -> None:
+    (_, args, status, words) = next(c for c in _bad_cases(tmp_path) if c[0] == case)
+    result = rookarena(*args, cwd=tmp_path, timeout=60)
+    assert result.returncode == status, (result.returncode, result.stderr)
+    assert words in result.stderr, result.stderr
+    assert_one_plain_line(result)
+    assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("games.jsonl"))
+    assert not (tmp_path.parent / "x").exists()
+
+
+def test_a_tiny_move_time_plays_out(tmp_path: pathlib.Path) -> None:
+    """--move-time 0.001 is allowed, so it must play (bots forfeit on time), never end in a traceback."""
+    bot = f"{sys.executable} -m rookarena.randombot 1"
+    result = rookarena("match", bot, bot, "--games", "2", "--move-time", "0.001", cwd=tmp_path, timeout=120)
+    assert result.returncode in (0, 3), result.stderr
+    assert_one_plain_line(result)
+
+
+# -- the results directory ----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_second_run_into_one_directory_is_refused_while_the_first_runs(tmp_path: pathlib.Path) -> None:
+    marker = f"rookarena-lock-{uuid.uuid4().hex}"
+    config = write_config(tmp_path / "lock.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
+    out = tmp_path / "out"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "league.json").exists():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    for extra in ([], ["--resume"]):
+        second = rookarena("run", str(config), "--out", str(out), *extra, cwd=tmp_path)
+        assert second.returncode == 1, second.stderr
+        assert f"{out} is in use by another rookarena run (pid {first.pid})" in second.stderr
+        assert_one_plain_line(second)
+    match = rookarena("match", "true", "true", "--out", str(out), cwd=tmp_path)
+    assert match.returncode == 1 and "in use by another rookarena run" in match.stderr
+    _, err = first.communicate(timeout=300)
+    assert first.returncode == 0, err
+    ids = game_ids(out)
+    assert len(ids) == len(set(ids)) == 40
+
+
+@pytest.mark.slow
+def test_the_final_table_is_the_standings_table(tmp_path: pathlib.Path) -> None:
+    """Records appearing twice (an old run's duplicate) count once, in `run` as in `standings`."""
+    config = write_config(tmp_path / "dup.yaml", [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")], jobs=1)
+    out = tmp_path / "out"
+    assert rookarena("run", str(config), "--out", str(out), cwd=tmp_path).returncode == 0
+    games = out / "games.jsonl"
+    games.write_text(games.read_text() * 2)
+    again = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    table = rookarena("standings", str(out), cwd=tmp_path)
+    assert table.stdout.strip() in again.stdout
+    assert "± inf" not in again.stdout
+
+
+@pytest.mark.slow
+def test_resume_into_a_match_directory_is_refused(tmp_path: pathlib.Path) -> None:
+    bot = f"{sys.executable} -m rookarena.randombot 1"
+    out = tmp_path / "m"
+    assert rookarena("match", bot, bot, "--games", "2", "--out", str(out), cwd=tmp_path).returncode in (0, 3)
+    config = write_config(tmp_path / "r.yaml", [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")])
+    result = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+    assert result.returncode == 1 and "no league.json" in result.stderr, result.stderr
+    assert_one_plain_line(result)
+    again = rookarena("match", bot, bot, "--games", "2", "--out", str(out), cwd=tmp_path)
+    assert again.returncode == 1 and "already holds the games of another match" in again.stderr
+
+
+# -- the run itself ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_logs_folder_removed_during_a_run(tmp_path: pathlib.Path) -> None:
+    marker = f"rookarena-logs-{uuid.uuid4().hex}"
+    config = write_config(
+        tmp_path / "logs.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=30, jobs=1
+    )
+    out = tmp_path / "out"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "logs").exists() or not any((out / "logs").iterdir()):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    subprocess.run(["rm", "-rf", str(out / "logs")], check=True)
+    _, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert len(set(game_ids(out))) == 30
+    assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_bot_traffic_is_logged_with_workers(tmp_path: pathlib.Path) -> None:
+    config = write_config(tmp_path / "v.yaml", [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")], games=2)
+    result = rookarena("run", str(config), "--out", str(tmp_path / "out"), "--jobs", "2", "-vv", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert " << " in result.stderr and " >> " in result.stderr
+
+
+def _worker_pids() -> list[int]:
+    return [int(line.split()[0]) for line in processes_with("-m rookarena.worker")]
+
+
+@pytest.mark.slow
+def test_a_killed_worker_loses_nothing(tmp_path: pathlib.Path) -> None:
+    marker = f"rookarena-kill-{uuid.uuid4().hex}"
+    config = write_config(tmp_path / "k.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
+    out = tmp_path / "out"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "games.jsonl").exists() or len(game_ids(out)) < 3:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    mine = [pid for pid in _worker_pids() if _parent(pid) == run.pid]
+    assert mine
+    os.kill(mine[0], signal.SIGKILL)
+    _, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert "was killed by SIGKILL" in err and "go to a new one" in err
+    ids = game_ids(out)
+    assert len(ids) == len(set(ids)) == 40
+    time.sleep(0.5)
+    assert processes_with(marker, in_environment=True) == []
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return -1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_twice_at_the_terminal(jobs: str, tmp_path: pathlib.Path) -> None:
+    """SIGINT to the whole foreground process group, twice, as a terminal sends it: one line, the resume
+    command, no traceback, nothing left running."""
+    marker = f"rookarena-int-{uuid.uuid4().hex}"
+    config = write_config(tmp_path / "i.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
+    out = tmp_path / "out"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--jobs", jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        start_new_session=True,  # its own process group, like a shell's foreground job
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "games.jsonl").exists() or len(game_ids(out)) < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    os.killpg(run.pid, signal.SIGINT)
+    time.sleep(0.1)
+    os.killpg(run.pid, signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and "Aborted" not in err, err
+    assert f"resume with: rookarena run {config} --out {out} --resume" in err
+    time.sleep(0.5)
+    assert processes_with(marker, in_environment=True) == []
