@@ -54,8 +54,9 @@ def bradley_terry_clustered(
     cluster-robust (sandwich) ones, F⁻¹·(M + P)·F⁻¹: M = Σ_c g_c·g_cᵀ sums the outer products of each
     cluster's score gradient g_c = (S_c − n_c·p_ab)·(e_a − e_b), so that the anti-correlated games of
     a duplicate pair count for what they tell together, and P is the prior's own information (its
-    virtual games count as independent). M only needs, per pairing, the running sums of
-    :class:`ClusterSums`.
+    virtual games count as independent). A pairing whose clusters all scored alike (a sweep, or every
+    pair split) shows nothing of how clusters vary: it keeps the model's weight, its games' binomial
+    variance. M only needs, per pairing, the running sums of :class:`ClusterSums`.
     """
     return _ratings(clusters, prior_draws, z, robust=True)
 
@@ -93,7 +94,10 @@ def _ratings(
         for (a, b), t in sums.items():
             i, j = index[a], index[b]
             p = _sigmoid(theta[i] - theta[j])
-            w = max(0.0, t.score2 - 2 * p * t.cross + p * p * t.size2)  # Σ_c (S_c − n_c·p)²
+            if t.variance_of_mean > 1e-12 * t.mean * (1 - t.mean) / t.games:
+                w = max(0.0, t.score2 - 2 * p * t.cross + p * p * t.size2)  # Σ_c (S_c − n_c·p)²
+            else:  # every cluster alike (a sweep): no evidence of how clusters vary, so the binomial weight
+                w = t.games * p * (1 - p)
             meat[i][i] += w
             meat[j][j] += w
             meat[i][j] -= w

@@ -50,14 +50,20 @@ def reference(clusters: list[tuple[str, str, float, int]], prior: float) -> dict
     theta = optimize.minimize(nll, np.zeros(k), method="BFGS", options={"gtol": 1e-12}).x
     hessian = np.zeros((k, k))
     meat = np.zeros((k, k))
+    by_pairing: dict[tuple[str, str], list[tuple[float, int]]] = {}
     for a, b, s, n in clusters:
+        by_pairing.setdefault((a, b), []).append((s, n))
+    for (a, b), scores in by_pairing.items():
         i, j = index[a], index[b]
         p = 1 / (1 + math.exp(theta[j] - theta[i]))
         e = np.zeros(k)
         e[i], e[j] = 1, -1
-        hessian += n * p * (1 - p) * np.outer(e, e)
-        g = (s - n * p) * e
-        meat += np.outer(g, g)
+        games = sum(n for _, n in scores)
+        hessian += games * p * (1 - p) * np.outer(e, e)
+        if len({s / n for s, n in scores}) > 1:
+            meat += sum((s - n * p) ** 2 for s, n in scores) * np.outer(e, e)
+        else:  # all clusters alike: the binomial weight
+            meat += games * p * (1 - p) * np.outer(e, e)
     for i, t in enumerate(theta):
         q = 1 / (1 + math.exp(-t))
         hessian[i, i] += prior * q * (1 - q)
@@ -101,3 +107,11 @@ def test_a_clustered_league_without_a_prior_is_centred() -> None:
     assert all(r.error > 0 for r in got.values())
     with pytest.raises(ValueError, match="expected a score in"):
         ratings.bradley_terry_clustered([("a", "b", 2.5, 2)])
+
+
+def test_a_sweep_keeps_the_binomial_weight() -> None:
+    # 4 pairs, every one won twice: no spread to estimate from; the error is then the model's.
+    sweep = ratings.bradley_terry_clustered([("p", "s", 2.0, 2)] * 4)
+    games = ratings.bradley_terry([("p", "s", 1.0)] * 8)
+    assert sweep["p"].error == pytest.approx(games["p"].error, rel=1e-9)
+    assert sweep["p"].elo == pytest.approx(games["p"].elo, abs=1e-9)
