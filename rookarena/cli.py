@@ -484,7 +484,7 @@ def run(
         raise click.ClickException(str(exc)) from None
     click.echo(f"results go to {out_dir}", err=True)
     todo = [game for game in games if game.game_id not in finished]
-    progress = Progress(len(games), len(games) - len(todo))
+    progress = Progress(len(games), len(games) - len(todo), _finished_records(out_dir) if finished else None)
     sink = league.RecordSink(out_dir / league.GAMES_FILE)
 
     def on_record(record: dict[str, Any]) -> None:
@@ -520,6 +520,9 @@ def run(
         played = league.merge([out_dir])  # the same records, read the same way, as `rookarena standings`
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
+    summary = progress.summary(out_dir / "logs")
+    if summary:
+        click.echo(summary, err=True)
     click.echo(write_standings(out_dir, played, fmt, wide))
 
 
@@ -568,6 +571,13 @@ async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> 
             nursery.cancel_scope.cancel()
     if interrupted:
         raise StopRequestedError
+
+
+def _finished_records(out_dir: pathlib.Path) -> list[dict[str, Any]]:
+    try:
+        return league.read_games(out_dir / league.GAMES_FILE)
+    except RookError:
+        return []
 
 
 def _run_trio(function: Callable[..., Awaitable[None]], *args: Any) -> None:
@@ -623,31 +633,52 @@ def _parse_shard(text: str) -> tuple[int, int]:
 
 
 class Progress:
-    """Games done of total, rate, ETA and faults, on one line of stderr (a line per 10% when not a terminal)."""
+    """Games done of total, elapsed time, rate, ETA and faults on one line of stderr (a line per 10% when not a
+    terminal); each fault on a line of its own as it happens, and a summary of them per bot at the end."""
 
-    def __init__(self, total: int, done: int) -> None:
+    def __init__(self, total: int, done: int, earlier: list[dict[str, Any]] | None = None) -> None:
         self.total, self.done, self.start_done = total, done, done
-        self.faults = 0
+        self.faults = sum(len(record.get("faults", [])) for record in earlier or [])
+        self.by_bot: dict[str, dict[str, tuple[int, str]]] = {}  # bot → kind → (count, first message)
+        for record in earlier or []:
+            self._count(record)
         self.started = time.monotonic()
         self.tty = sys.stderr.isatty()
         self.last_decile = -1
 
+    def _count(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        faults: list[dict[str, Any]] = record.get("faults", [])
+        for fault in faults:
+            kinds = self.by_bot.setdefault(str(fault.get("bot")), {})
+            count, first = kinds.get(str(fault.get("kind")), (0, ""))
+            kinds[str(fault.get("kind"))] = (count + 1, first or f"{record.get('game_id')}: {fault.get('detail')}")
+        return faults
+
     def update(self, record: dict[str, Any]) -> None:
         self.done += 1
-        self.faults += len(record.get("faults", []))
+        faults = self._count(record)
+        self.faults += len(faults)
+        for fault in faults:
+            line = (
+                f"fault: {fault.get('bot')} (seat {fault.get('seat')}) in {record.get('game_id')}, hand "
+                f"{fault.get('hand')}: {fault.get('kind')}: {fault.get('detail')}"
+            )
+            click.echo(("\r\x1b[K" if self.tty else "") + line, err=True)
+        if faults and self.tty:
+            self.last_decile = -1
         self.show()
 
     def text(self) -> str:
         elapsed = time.monotonic() - self.started
         new = self.done - self.start_done
         rate = new / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
         bar = "#" * filled + "." * (width - filled)
+        eta = f", ETA {_clock((self.total - self.done) / rate)}" if new and rate > 0 else ""
         return (
-            f"[{bar}] {self.done}/{self.total} games, {rate:.2f}/s, "
-            f"ETA {int(eta) // 60}:{int(eta) % 60:02d}, faults {self.faults}"
+            f"[{bar}] {self.done}/{self.total} games, {_clock(elapsed)} elapsed, {rate:.2f}/s{eta}, "
+            f"faults {self.faults}"
         )
 
     def show(self) -> None:
@@ -662,6 +693,26 @@ class Progress:
     def finish(self) -> None:
         if self.tty:
             click.echo("", err=True)
+
+    def summary(self, logs: pathlib.Path) -> str:
+        """Per bot, each kind of fault with its count and first message; where the bots' stderr logs are."""
+        if not self.by_bot:
+            return ""
+        lines = ["faults:"]
+        for bot in sorted(self.by_bot):
+            for kind, (count, first) in sorted(self.by_bot[bot].items()):
+                lines.append(f"  {bot}: {count} {kind}, first {first}")
+        lines.append(f"  the bots' stderr logs are in {logs}")
+        return "\n".join(lines)
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds)
+    return (
+        f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+        if whole >= 3600
+        else f"{whole // 60}:{whole % 60:02d}"
+    )
 
 
 EXIT_WORSE = 3  # `rookarena match`: the new bot is shown worse (1 and 2 are click's errors)

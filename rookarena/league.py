@@ -134,11 +134,10 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
             f"{out_dir} holds games but no {PLAN_FILE}: it is not a league's results directory (a match's?): "
             "use another --out"
         )
-    if plan_path.exists() and _read_meta(plan_path) != json.loads(json.dumps(meta)):
-        raise ResultsError(
-            f"{out_dir} holds results of a different league (other bots, rules, games, seed or shard): "
-            "use another --out"
-        )
+    if plan_path.exists():
+        change = first_difference(_read_meta(plan_path), json.loads(json.dumps(meta)))
+        if change is not None:
+            raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
     finished = read_games(games_path, repair=True)  # a record cut short by a crash is never kept
     if finished and not resume:
         raise ResultsError(
@@ -147,6 +146,30 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
     plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
     return {record["game_id"] for record in finished if "game_id" in record}
+
+
+def first_difference(old: Any, new: Any, where: str = "") -> str | None:
+    """The first setting in which ``new`` differs from ``old``, with both values, or None when they agree."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*old, *(k for k in new if k not in old)]:
+            change = first_difference(old.get(key), new.get(key), f"{where}.{key}" if where else str(key))
+            if change is not None:
+                return change
+        return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            change = first_difference(a, b, f"{where}[{index}]")
+            if change is not None:
+                return change
+        return None
+    if old == new:
+        return None
+    return f"{where or 'settings'}: {_brief(old)} there, {_brief(new)} here"
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _read_meta(path: pathlib.Path) -> dict[str, Any]:
@@ -307,10 +330,10 @@ def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
             meta.pop("shard", None)
             if league is None:
                 league = (directory, meta)
-            elif meta != league[1]:
+            elif (change := first_difference(league[1], meta)) is not None:
                 raise ResultsError(
-                    f"{directory} holds a different league from {league[0]} (other bots, rules, games, seed or "
-                    "settings): only shards of one league can be merged"
+                    f"{directory} holds a different league from {league[0]} ({change}): only shards of one "
+                    "league can be merged"
                 )
         for record in read_games(path):
             seen.setdefault(str(record.get("game_id")), record)

@@ -307,3 +307,38 @@ def test_ctrl_c_twice_at_the_terminal(jobs: str, tmp_path: pathlib.Path) -> None
     assert f"resume with: rookarena run {config} --out {out} --resume" in err
     time.sleep(0.5)
     assert processes_with(marker, in_environment=True) == []
+
+
+@pytest.mark.slow
+def test_a_refused_resume_names_the_setting_that_differs(tmp_path: pathlib.Path) -> None:
+    bots = [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")]
+    config = write_config(tmp_path / "c.yaml", bots, games=2, jobs=1)
+    out = tmp_path / "out"
+    first = rookarena("run", str(config), "--out", str(out), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert f"results go to {out}" in first.stderr  # said on the first run too
+    write_config(tmp_path / "c.yaml", bots, games=2, jobs=1, seed=4)
+    again = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+    assert again.returncode == 1
+    assert "different league (seed: 3 there, 4 here)" in again.stderr, again.stderr
+
+
+@pytest.mark.slow
+def test_faults_are_shown_as_they_happen_and_summed_up(tmp_path: pathlib.Path) -> None:
+    bots = [
+        *random_bot("good", 1, "m"),
+        "  - name: flaky",
+        f"    command: [{sys.executable}, {ADVERSARY}, '5', '1.0']",
+    ]
+    config = write_config(tmp_path / "f.yaml", bots, games=4, jobs=1, time="{move: 0.3, startup: 5}")
+    out = tmp_path / "out"
+    result = rookarena("run", str(config), "--out", str(out), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    fault_lines = [line for line in result.stderr.splitlines() if line.startswith("fault: flaky (seat ")]
+    assert len(fault_lines) >= 4, result.stderr  # one a game at least, each when it happened
+    assert "faults:\n  flaky: " in result.stderr
+    assert f"the bots' stderr logs are in {out / 'logs'}" in result.stderr
+    assert "elapsed" in result.stderr and "faults 0" not in result.stderr.splitlines()[-1]
+    resumed = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+    counted = [line for line in resumed.stderr.splitlines() if "games," in line]
+    assert counted and "faults 0" not in counted[-1], resumed.stderr  # earlier faults still count
