@@ -439,6 +439,7 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     "--format", "fmt", default="simple", show_default=True, callback=_table_format, help="Any tabulate table format."
 )
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
+@click.option("--dry-run", is_flag=True, help="Print the plan (pairings, units, games, deals) and play nothing.")
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
     config_file: str,
@@ -448,6 +449,7 @@ def run(
     shard: str | None,
     fmt: str,
     wide: bool,
+    dry_run: bool,
     verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
@@ -475,6 +477,14 @@ def run(
     if problems:
         raise click.ClickException("; ".join(problems))
     out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    if dry_run:
+        try:
+            finished = league.prepare(out_dir, config, resume, label, write=False)
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
+        todo = [game for game in games if game.game_id not in finished]
+        click.echo(_plan_text(config, games, todo, jobs or config.jobs, out_dir))
+        return
     lock = league.ResultsLock(out_dir)
     try:
         lock.acquire()
@@ -573,6 +583,30 @@ async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> 
         raise StopRequestedError
 
 
+def _plan_text(
+    config: Any, games: list[league.PlannedGame], todo: list[league.PlannedGame], jobs: int, out_dir: pathlib.Path
+) -> str:
+    """What ``run`` would do: the pairings, the units of work, the games and their deals."""
+    pairs: dict[tuple[str, str], int] = {}
+    for game in todo:
+        key = (game.entries[0].name, game.entries[1].name)
+        pairs[key] = pairs.get(key, 0) + 1
+    work = league.units(todo, jobs)
+    deals = len({game.game.seed for game in games})
+    lines = [
+        f"league {config.name}: {config.format}, {len(config.entries)} bots, rules {config.rules_name}, seed "
+        f"{config.seed}, {'duplicate deals' if config.duplicate else 'one game a deal'}",
+        f"games: {len(games)} ({len(games) - len(todo)} already in {out_dir}, {len(todo)} to play), "
+        f"{deals} distinct deals, {config.games} games a pairing",
+        f"work: {len(work)} units on {min(jobs, len(work)) if work else 0} jobs "
+        f"({'in this process' if jobs == 1 else 'worker processes'}), move time {config.time.move:g} s",
+        "estimated time: none before the first games end (the progress line then gives an ETA)",
+        "pairings to play:",
+    ]
+    lines += [f"  {a} vs {b}: {count} games" for (a, b), count in pairs.items()] or ["  none"]
+    return "\n".join(lines)
+
+
 def _finished_records(out_dir: pathlib.Path) -> list[dict[str, Any]]:
     try:
         return league.read_games(out_dir / league.GAMES_FILE)
@@ -614,10 +648,7 @@ def _default_out(name: str, shard: str | None, resume: bool) -> pathlib.Path:
     for candidate in candidates:
         taken = (candidate / league.GAMES_FILE).exists() and (candidate / league.GAMES_FILE).stat().st_size > 0
         if not taken:
-            chosen = latest if resume and latest is not None else candidate
-            if chosen != pathlib.Path("results") / name / suffix:
-                click.echo(f"results go to {chosen}", err=True)
-            return chosen
+            return latest if resume and latest is not None else candidate
         latest = candidate
     raise AssertionError("unreachable")  # pragma: no cover
 

@@ -119,13 +119,19 @@ def read_games(path: pathlib.Path, repair: bool = False) -> list[dict[str, Any]]
     return out
 
 
-def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_label: str | None) -> set[str]:
-    """Create or check the results directory; return the ids of the games already finished."""
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "logs").mkdir(exist_ok=True)
-    except OSError as exc:
-        raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
+def prepare(
+    out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_label: str | None, *, write: bool = True
+) -> set[str]:
+    """Create or check the results directory; return the ids of the games already finished.
+
+    With ``write=False`` (a dry run) only check: nothing is created, repaired or written.
+    """
+    if write:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            (out_dir / "logs").mkdir(exist_ok=True)
+        except OSError as exc:
+            raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
     meta = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE
@@ -135,16 +141,18 @@ def prepare(out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_lab
             "use another --out"
         )
     if plan_path.exists():
-        change = first_difference(_read_meta(plan_path), json.loads(json.dumps(meta)))
+        old, new = _read_meta(plan_path), json.loads(json.dumps(meta))
+        change = extension_problem(old, new) if resume else first_difference(old, new)
         if change is not None:
             raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
-    finished = read_games(games_path, repair=True)  # a record cut short by a crash is never kept
+    finished = read_games(games_path, repair=write)  # a record cut short by a crash is never kept
     if finished and not resume:
         raise ResultsError(
             f"{out_dir} already holds {len(finished)} games: add --resume to continue, or use another --out"
         )
-    plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
+    if write:
+        plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
     return {record["game_id"] for record in finished if "game_id" in record}
 
 
@@ -165,6 +173,27 @@ def first_difference(old: Any, new: Any, where: str = "") -> str | None:
     if old == new:
         return None
     return f"{where or 'settings'}: {_brief(old)} there, {_brief(new)} here"
+
+
+def extension_problem(old: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """Why a league with settings ``new`` cannot continue the results of ``old``, or None when it can.
+
+    Besides the same settings, a league may grow: more games per pairing (the deals of the games already
+    played do not change) and more bots after the old ones (their pairings are new; the old pairings and
+    their deals stay). Anything else changes games already played.
+    """
+    grown = dict(old)
+    if isinstance(new.get("games"), int) and isinstance(old.get("games"), int) and new["games"] > old["games"]:
+        grown["games"] = new["games"]
+    old_bots, new_bots = old.get("bots"), new.get("bots")
+    if isinstance(old_bots, list) and isinstance(new_bots, list) and new_bots[: len(old_bots)] == old_bots:
+        grown["bots"] = new_bots
+    change = first_difference(grown, new)
+    if change is not None and change.startswith("bots"):
+        return f"{change}; new bots may only be added after the old ones"
+    if change is not None and change.startswith("games"):
+        return f"{change}; games may grow, not shrink"
+    return change
 
 
 def _brief(value: Any) -> str:

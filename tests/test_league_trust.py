@@ -342,3 +342,27 @@ def test_faults_are_shown_as_they_happen_and_summed_up(tmp_path: pathlib.Path) -
     resumed = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
     counted = [line for line in resumed.stderr.splitlines() if "games," in line]
     assert counted and "faults 0" not in counted[-1], resumed.stderr  # earlier faults still count
+
+
+@pytest.mark.slow
+def test_a_league_grows_by_games_and_bots_and_keeps_its_games(tmp_path: pathlib.Path) -> None:
+    two = [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")]
+    three = [*two, *random_bot("c", 3, "m")]
+    config = tmp_path / "g.yaml"
+    out = tmp_path / "out"
+    write_config(config, two, games=2, jobs=1)
+    assert rookarena("run", str(config), "--out", str(out), cwd=tmp_path).returncode == 0
+    before = (out / "games.jsonl").read_text()
+    write_config(config, three, games=4, jobs=1)
+    plan = rookarena("run", str(config), "--out", str(out), "--resume", "--dry-run", cwd=tmp_path)
+    assert plan.returncode == 0, plan.stderr
+    assert "games: 12 (2 already in" in plan.stdout and "10 to play" in plan.stdout, plan.stdout
+    assert (out / "games.jsonl").read_text() == before  # a dry run writes nothing
+    grown = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+    assert grown.returncode == 0, grown.stderr
+    assert (out / "games.jsonl").read_text().startswith(before)
+    assert len(set(game_ids(out))) == 12
+    for bots, games, why in ((two, 4, "new bots may only be added"), (three, 2, "games may grow, not shrink")):
+        write_config(config, bots, games=games, jobs=1)
+        refused = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+        assert refused.returncode == 1 and why in refused.stderr, refused.stderr
