@@ -14,7 +14,8 @@ Three parts, each printed as a table:
    from those pairs with replacement (a bootstrap of the real distribution): the pair test, the old
    game test and the points test (``--sprt-points 0 D1``, D1 the points per pair that match ELO1 in
    this sample), games to a decision and how often each hypothesis was accepted.
-3. The figures the tests print, for the record.
+3. **Bookkeeping.** What ``match --sprt`` spends on the test per finished pair (running sums), against
+   recomputing the head-to-head over every record after each pair, as it did before.
 
 Run: ``python bench/sprt.py`` (about a minute: 200 runs a case, 300 real games), or ``--long`` (1000
 runs, 2000 real games: about 15 minutes on one core). ``--records DIR`` uses a match's games instead of
@@ -150,12 +151,20 @@ def rate(count: int, runs: int) -> str:
     return f"{100 * count / runs:5.1f}%"
 
 
-def simulated(runs: int, elo0: float, elo1: float, rng: random.Random) -> None:
-    print(f"\n1. simulated pairs, SPRT [{elo0:g}, {elo1:g}], alpha = beta = 0.05, {runs} runs a case")
+def correlated(rho: float) -> dict[tuple[float, float], float]:
+    """Two games of equal chances whose results have correlation ``rho`` (no draws)."""
+    same, split = (1 + rho) / 4, (1 - rho) / 4
+    return {(0.0, 0.0): same, (1.0, 1.0): same, (0.0, 1.0): split, (1.0, 0.0): split}
+
+
+def simulated(
+    runs: int, elo0: float, elo1: float, rng: random.Random, base: dict[tuple[float, float], float], name: str
+) -> None:
+    print(f"\n1. simulated pairs ({name}), SPRT [{elo0:g}, {elo1:g}], alpha = beta = 0.05, {runs} runs a case")
     print(f"   {'true Elo':>8}  {'test':<22} {'H0':>6} {'H1':>6} {'error':>6}  {'games (mean)':>12}")
     ratios = []
     for elo, wrong in ((elo0, "h1"), (elo1, "h0")):
-        joint = tilted({k: float(v) for k, v in MEASURED.items()}, elo)
+        joint = tilted(base, elo)
         keys = list(joint)
         draw = sampler([(a, b, 0.0) for a, b in keys], [joint[k] for k in keys], rng)
         pair, old = Runs(), Runs()
@@ -163,10 +172,10 @@ def simulated(runs: int, elo0: float, elo1: float, rng: random.Random) -> None:
             out = run_both(draw, elo0, elo1, None)
             pair.add(*out["pair"])
             old.add(*out["old"])
-        for name, r in (("pairs (GSPRT, penta)", pair), ("games (old, normal)", old)):
+        for label, r in (("pairs (GSPRT, penta)", pair), ("games (old, normal)", old)):
             err = getattr(r, wrong)
             print(
-                f"   {elo:>+8g}  {name:<22} {rate(r.h0, r.runs)} {rate(r.h1, r.runs)} {rate(err, r.runs)}"
+                f"   {elo:>+8g}  {label:<22} {rate(r.h0, r.runs)} {rate(r.h1, r.runs)} {rate(err, r.runs)}"
                 f"  {r.mean_games:>12.0f}" + (f"  ({r.undecided} undecided)" if r.undecided else "")
             )
         ratios.append(old.mean_games / pair.mean_games)
@@ -268,6 +277,38 @@ def real(pairs: list[Pair], runs: int, elo0: float, elo1: float, rng: random.Ran
     print(f"   games, old test / pair test: {old / pair:.2f}x (goal >= 3x); points / pair test: {points / pair:.2f}x")
 
 
+def bookkeeping(pairs: list[Pair], elo0: float, elo1: float) -> None:
+    """What `match --sprt` spends on the test per finished pair: running sums, against recomputing everything."""
+    played: list[dict[str, Any]] = []
+    for deal, (first, second, diff) in enumerate(pairs):
+        for index, (score, teams) in enumerate(((first, ["new", "old"]), (second, ["old", "new"]))):
+            winner = None if score == 0.5 else int((score == 1.0) != (teams[0] == "new"))
+            points = [0, 0] if index else [int(diff), 0]
+            played.append(
+                {"teams": teams, "seed": deal, "result": {"winner": winner, "scores": points, "hands": 1}, "hands": []}
+            )
+    started = time.perf_counter()
+    tally = SequentialTest(Model.PENTANOMIAL, elo0, elo1).start()
+    for one, two in zip(played[::2], played[1::2], strict=True):
+        outcome = standings.pair_outcome(one, two, "new")
+        assert outcome is not None
+        tally = tally.add_pair(outcome[0], outcome[1] or 0.0)
+        tally.result()
+    running = time.perf_counter() - started
+    # Before: the head-to-head of every record so far, after every pair (quadratic); timed on a prefix.
+    prefix = min(len(played), 1000)
+    started = time.perf_counter()
+    for end in range(2, prefix + 1, 2):
+        standings.head_to_head(played[:end], "new", "old")
+    again = time.perf_counter() - started
+    print(f"\n3. the test's bookkeeping in `match`, {len(pairs)} pairs ({2 * len(pairs)} games)")
+    print(f"   running sums: {1e6 * running / len(pairs):.0f} us a pair, {running:.2f} s in all")
+    print(
+        f"   recomputed over all records after each pair (as before): {again:.2f} s for the first {prefix} games "
+        f"alone (quadratic: about {again * (len(played) / prefix) ** 2:.0f} s for all {len(played)})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--long", action="store_true", help="1000 runs a case and 2000 real games")
@@ -284,7 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     elo0, elo1 = args.sprt
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    simulated(runs, elo0, elo1, rng)
+    measured = {k: float(v) for k, v in MEASURED.items()}
+    simulated(runs, elo0, elo1, rng, measured, "the heuristic bot's pairs against its 5%-noise copy, rho -0.84")
+    simulated(runs, elo0, elo1, rng, correlated(-0.56), "a weaker anti-correlation, rho -0.56")
     if args.records:
         pairs = pairs_from_records(args.records, args.new)
         source = f"{args.records / 'games.jsonl'} ({args.new} as NEW)"
@@ -292,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         pairs = play_pairs(games // 2, args.noise, args.seed)
         source = f"heuristic (NEW) against its {100 * args.noise:g}%-noise copy, {2 * len(pairs)} games in-process"
     real(pairs, runs, elo0, elo1, rng, source)
+    bookkeeping(pairs, elo0, elo1)
     print(f"\n({time.perf_counter() - started:.0f} s)")
     return 0
 
