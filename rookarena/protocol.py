@@ -263,18 +263,19 @@ class Conversation:
         return self.hello
 
     def _receive_action(self, message: dict[str, Any], text: str) -> Event:
-        problems = reply_problems(message)
-        if problems:
-            return ProtocolFault(FaultKind.MALFORMED, "; ".join(problems), text)
-        request_id: int = message["id"]
+        request_id, action = message.get("id"), message.get("action")
+        if request_id.__class__ is not int or action.__class__ is not str:  # the usual reply passes this one test
+            problems = reply_problems(message)
+            if problems:
+                return ProtocolFault(FaultKind.MALFORMED, "; ".join(problems), text)
+        if request_id == self.awaiting and self.state is State.AWAIT_REPLY:
+            self.state, self.awaiting = State.IDLE, None
+            return Reply(request_id, action, text)
         shown = describe(request_id).removeprefix("the integer ")
         if self.state is State.IDLE:
             return Ignored(f"a reply with id {shown} arrived when no request was open", text)
-        if request_id != self.awaiting:
-            age = "an earlier request's (stale)" if 0 < request_id < self._next_id else "never sent (unknown)"
-            return Ignored(f"a reply with id {shown} arrived while {self.awaiting} was awaited: that id is {age}", text)
-        self.state, self.awaiting = State.IDLE, None
-        return Reply(request_id, message["action"], text)
+        age = "an earlier request's (stale)" if 0 < request_id < self._next_id else "never sent (unknown)"
+        return Ignored(f"a reply with id {shown} arrived while {self.awaiting} was awaited: that id is {age}", text)
 
 
 def _quote(raw: bytes) -> str:
