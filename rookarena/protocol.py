@@ -263,7 +263,8 @@ class Conversation:
         return self.hello
 
     def _receive_action(self, message: dict[str, Any], text: str) -> Event:
-        request_id, action = message.get("id"), message.get("action")
+        request_id: Any = message.get("id")
+        action: Any = message.get("action")
         if request_id.__class__ is not int or action.__class__ is not str:  # the usual reply passes this one test
             problems = reply_problems(message)
             if problems:
