@@ -195,15 +195,17 @@ def _discard(view: dict[str, Any], cards: Cards) -> str:
     return "discard " + hand[0]
 
 
-def plan_discards(full: list[str], trump: str, cards: Cards) -> list[str]:
-    """The nest's worth of cards to bury from the hand plus nest."""
+def plan_discards(full: list[str], trump: str, cards: Cards, nest_safe: bool | None = None) -> list[str]:
+    """The nest's worth of cards to bury from the hand plus nest; ``nest_safe`` overrides the guess of
+    whether the nest will come back to the team (and so whether to bury counters)."""
     count = int(cards.rules["nest_size"])
     suit = Cards.suit
     trumps = [c for c in full if suit(c, trump) == trump]
     # The nest comes back to the team when the rules say so, or when trumps are strong enough to be
     # sure of the last trick; only then bury counters.
     bidder_team = cards.rules.get("nest_to") == "bidder-team"
-    nest_safe = bidder_team or len(trumps) >= 6 or (len(trumps) >= 5 and ROOK in trumps)
+    if nest_safe is None:
+        nest_safe = bidder_team or len(trumps) >= 6 or (len(trumps) >= 5 and ROOK in trumps)
     lengths = {color: sum(1 for c in full if suit(c, trump) == color) for color in COLORS}
 
     def keep(card: str) -> float:

@@ -28,24 +28,35 @@ from rookarena.players import heuristic
 from rookarena.players.base import Deadline
 from rookarena.players.fast import Deck, hand_value, playout
 from rookarena.players.worlds import PILE, Knowledge, for_auction, for_bidder, from_view, sample
-from rookarena.rules import KNOBS, Rules
+from rookarena.rules import KNOBS, BidMade, Rules
 
 # Playouts per decision at each level; level 2 is the default.
 LEVELS: dict[int, int] = {1: 48, 2: 240, 3: 960}
 DEFAULT_LEVEL = 2
 
-# Passing is worth this much (score difference for the team, per hand) against bidding: a team that
-# passes defends, and defending costs on average about what it lets the bidders make over the others.
-PASS_VALUE = -20.0
-# Overcalling a partner needs this much more than bidding over an opponent.
-PARTNER_MARGIN = 20.0
+# The auction: the counters the seat's team expects to take as bidder are a blend of the simulated
+# ones (playouts under the best trump) and the heuristic's fitted model (MODEL_WEIGHT of it), plus
+# BID_BONUS; the seat bids the lowest legal bid while it is within them.
+MODEL_WEIGHT = 0.0
+BID_BONUS = 0.0
+# The bidder named trump after seeing the nest: deals in which it holds fewer than this share of a hand
+# in trumps (played ones included) are drawn again, up to SAMPLE_TRIES times.
+BIDDER_TRUMPS = 0.45
+SAMPLE_TRIES = 8
+# The nest is planned once for all its decisions (a discard for each card, and trump): it gets this
+# many decisions' worth of playouts.
+NEST_BUDGET = 3
+# Overcalling a partner needs this many more counters.
+PARTNER_MARGIN = 10.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Settings:
     playouts: int
-    pass_value: float = PASS_VALUE
     partner_margin: float = PARTNER_MARGIN
+    model_weight: float = MODEL_WEIGHT
+    bid_bonus: float = BID_BONUS
+    bidder_trumps: float = BIDDER_TRUMPS
 
 
 def settings_for(level: int | None = None, playouts: int | None = None) -> Settings:
@@ -109,17 +120,25 @@ class SearchPlayer:
             return f"bid {bids[0]}" if bids else legal[0]
         seat: int = view["seat"]
         deck = self.deck
-        knowledge = for_auction(deck, seat, view["hand"])
-        outcomes = self._bidder_outcomes(view, knowledge, rng, deadline)
-        amount = bids[0]
-        value = sum(hand_value_of(deck, seat, amount, taken, last, nest) for taken, last, nest in outcomes) / len(
-            outcomes
-        )
+        cards = heuristic.Cards(self.rules_map)
+        weight = self.settings.model_weight
+        simulated = model = 0.0
+        if weight < 1:
+            knowledge = for_auction(deck, seat, view["hand"])
+            outcomes = self._bidder_outcomes(view, knowledge, rng, deadline)
+            team = seat % 2
+            simulated = sum(taken[team] + (nest if last % 2 == team else 0) for taken, last, nest in outcomes) / len(
+                outcomes
+            )
+        if weight > 0:
+            model = heuristic.estimate(view["hand"], cards)
+        limit = weight * model + (1 - weight) * simulated + self.settings.bid_bonus
+        if deck.rules.bid_made is BidMade.MORE_THAN:
+            limit -= 1
         holders = [entry["seat"] for entry in view["auction"] if entry["action"].startswith("bid ")]
-        needed = self.settings.pass_value
         if holders and holders[-1] == (seat + 2) % 4:
-            needed += self.settings.partner_margin
-        return f"bid {amount}" if value > needed else "pass"
+            limit -= self.settings.partner_margin
+        return f"bid {bids[0]}" if bids[0] <= limit else "pass"
 
     def _bidder_outcomes(
         self, view: dict[str, Any], knowledge: Knowledge, rng: random.Random, deadline: Deadline
@@ -179,14 +198,19 @@ class SearchPlayer:
         cards = heuristic.Cards(self.rules_map)
         named = view["trump"]
         colours = [COLORS.index(c) for c in COLORS if named is None or c.value == named]
-        plans = [(trump, heuristic.plan_discards(full, COLORS[trump].value, cards)) for trump in colours]
+        plans: list[tuple[int, list[str]]] = []
+        for trump in colours:
+            for safe in (None, True, False):
+                plan = (trump, heuristic.plan_discards(full, COLORS[trump].value, cards, safe))
+                if plan not in plans:
+                    plans.append(plan)
         if len(plans) == 1:
             return plans[0]
         knowledge = for_bidder(deck, seat, full, [])
         leader = deck.first_leader(view["dealer"], seat)
         bid: int = view["high_bid"]
         totals = [0.0] * len(plans)
-        worlds = max(1, self.settings.playouts // len(plans))
+        worlds = max(1, NEST_BUDGET * self.settings.playouts // len(plans))
         for _ in range(worlds):
             held = sample(knowledge, rng)
             seed = rng.random()
@@ -221,8 +245,23 @@ class SearchPlayer:
         team = seat % 2
         totals = [0] * len(options)
         worlds = max(1, self.settings.playouts // len(options))
+        suit = deck.suit[trump]
+        shown = sum(
+            1
+            for t in view["tricks"]
+            for i, text in enumerate(t["cards"])
+            if (t["leader"] + i) % 4 == bidder and suit[deck.index[text]] == trump
+        )
+        shown += sum(
+            1 for i, text in enumerate(view["trick"]) if (leader + i) % 4 == bidder and suit[deck.index[text]] == trump
+        )
+        wanted = self.settings.bidder_trumps * deck.rules.hand_size - shown if bidder != seat else 0
         for _ in range(worlds):
             held = sample(knowledge, rng)
+            for _retry in range(SAMPLE_TRIES):
+                if sum(1 for c in held[bidder] if suit[c] == trump) >= wanted:
+                    break
+                held = sample(knowledge, rng)
             nest = known_nest if known_nest is not None else sum(deck.points[card] for card in held[PILE])
             seed = rng.random()
             for i, card in enumerate(options):
@@ -236,8 +275,3 @@ class SearchPlayer:
                 break
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         return legal[best]
-
-
-def hand_value_of(deck: Deck, seat: int, bid: int, taken: tuple[int, int], last: int, nest: int) -> int:
-    """The score difference for ``seat``'s team of one bidder playout, had the seat bid ``bid``."""
-    return hand_value(deck, seat % 2, seat, bid, taken, last, nest)
