@@ -107,10 +107,18 @@ def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
             "-"
             if row.duplicate is None
             else f"{_fixed(row.duplicate.mean, 0, sign=True)} ± {_fixed(row.duplicate.half_width, 0)}",
-            sum(count for _, count in row.faults),
+            compact_faults(row.faults),
         ]
         for row in rows
     ]
+
+
+def compact_faults(faults: Sequence[tuple[str, int]]) -> str:
+    """``timeout 18``: the most frequent kind and its count, then ``+N`` for the faults of other kinds."""
+    if not faults:
+        return "-"
+    (kind, count), rest = faults[0], sum(n for _, n in faults[1:])
+    return f"{kind} {count}" + (f" +{rest}" if rest else "")
 
 
 def model_note(rows: Sequence[Standing], width: int | None = None) -> str:
@@ -155,7 +163,7 @@ def standings_table(
         drop = [] if any(row.duplicate is not None for row in rows) else ["dup diff"]
     else:
         headers, cells = list(COMPACT_HEADERS), compact_rows(rows)
-        align = ["right", "left", *["right"] * (len(headers) - 2)]
+        align = ["right", "left", *["right"] * (len(headers) - 3), "left"]
         drop = [] if any(row.duplicate is not None for row in rows) else ["dup diff"]
         if not any(row.faults for row in rows):
             drop.append("faults")

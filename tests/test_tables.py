@@ -97,10 +97,10 @@ def test_standings_table_github_wide() -> None:
 
 def test_standings_table_compact() -> None:
     assert tables.standings_table([ALPHA, BETA]).splitlines() == [
-        "  #  bot      games    score %       Elo    dup diff    faults",
-        "---  -----  -------  ---------  --------  ----------  --------",
-        "  1  alpha       16       65.6  +35 ± 40    +12 ± 30         4",
-        "  2  beta        16       34.4   +0 ± 40   -12 ± inf         0",
+        "  #  bot      games    score %       Elo    dup diff  faults",
+        "---  -----  -------  ---------  --------  ----------  ------------",
+        "  1  alpha       16       65.6  +35 ± 40    +12 ± 30  timeout 3 +1",
+        "  2  beta        16       34.4   +0 ± 40   -12 ± inf  -",
         PAIRED_NOTE,
     ]
     # No faults: no faults column; no pairs: no dup diff, and the note says the units are games.
@@ -112,6 +112,12 @@ def test_standings_table_compact() -> None:
     ]
 
 
+def test_compact_faults() -> None:
+    assert tables.compact_faults(()) == "-"
+    assert tables.compact_faults((("timeout", 18),)) == "timeout 18"
+    assert tables.compact_faults((("withdrawn", 500), ("crash", 2), ("limit", 1))) == "withdrawn 500 +3"
+
+
 def many(names: list[str]) -> list[Standing]:
     """A table with every optional column, wide figures and the given names."""
     return [
@@ -120,9 +126,9 @@ def many(names: list[str]) -> list[Standing]:
             rank=i,
             name=name,
             games=1200,
-            rating=Rating(-1234.5 + 300 * i, 1234.0),
-            duplicate=MeanInterval(600, -1234.0, 1234.0),
-            faults=(("withdrawn", 500), ("crash", 1)),
+            rating=Rating(-434.5 + 300 * i, 123.0),
+            duplicate=MeanInterval(600, -434.0, 123.0),
+            faults=(("timeout", 18), ("crash", 2)),
         )
         for i, name in enumerate(names, 1)
     ]
@@ -140,7 +146,8 @@ def test_longer_names_are_shortened_to_fit() -> None:
     rows = many(["a-very-long-bot-name-indeed-version-2", "short"])
     text = tables.standings_table(rows, width=75)
     assert max(len(line) for line in text.splitlines()) <= 75
-    assert "  a-very-long-…  " in text  # 37 characters cut to 14
+    shown = text.splitlines()[2].split()[1]
+    assert shown.startswith("a-very-") and shown.endswith("…") and len(shown) < 37
     # Never below MIN_NAME characters, even when the table cannot fit.
     assert "  a-very-…  " in tables.standings_table(rows, width=40)
     assert "a-very-long-bot-name-indeed-version-2" in tables.standings_table(rows, width=200)
