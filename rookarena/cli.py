@@ -66,8 +66,9 @@ WIDE_HELP = (
     "Every column of the standings (the CSV and JSON files always have them all). The default table "
     "shows: # rank; bot; games; score % (a draw counts half); Elo: Bradley–Terry rating relative to "
     "the table's mean, ± its 95% half-width; dup diff: the mean point difference per deal pair (own "
-    "minus opponent's final score, both games summed) ± its 95% t half-width; faults: faults "
-    "committed (when any). --wide adds wins, losses, draws, the score's 95% Wilson interval, points "
+    "minus opponent's final score, both games summed) ± its 95% t half-width; faults (when any): "
+    "the most frequent kind and its count, +N for other kinds. --wide adds wins, losses, draws, "
+    "the score's 95% Wilson interval, points "
     "for and against per game, bids won, made %, sets, average bid and the faults by kind. With "
     "duplicate deals every ± counts deal pairs as the units; the line under the table says so."
 )
