@@ -336,8 +336,9 @@ def match(
 
     runner = Match(config)
     try:
-        trio.run(until_signal, runner.run, on_record)
+        _run_trio(until_signal, runner.run, on_record)
     except StopRequestedError:
+        _ignore_stop_signals()
         click.echo(f"interrupted after {len(played)} of {games} games", err=True)
         raise SystemExit(130) from None
     finally:
@@ -519,6 +520,7 @@ def run(
         click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
         raise SystemExit(1) from None
     except* StopRequestedError:
+        _ignore_stop_signals()
         progress.finish()
         click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
         click.echo(resume_hint, err=True)
@@ -571,6 +573,7 @@ async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> 
                 nonlocal interrupted
                 async for _ in signals:
                     interrupted += 1
+                    _STOPPING[0] = True
                     if interrupted == 1:
                         work.cancel()
                     else:
@@ -615,8 +618,28 @@ def _finished_records(out_dir: pathlib.Path) -> list[dict[str, Any]]:
         return []
 
 
+_STOPPING = [False]  # a stop was asked for: further signals are taken as counted, never as an abrupt end
+
+
+def _on_stop_signal(signum: int, frame: object) -> None:
+    """SIGINT or SIGTERM outside the trio run (just before or after it): a stop, once, however many come."""
+    if not _STOPPING[0]:
+        _STOPPING[0] = True
+        raise KeyboardInterrupt
+
+
+def _ignore_stop_signals() -> None:
+    """The stop is done: further signals are ignored by the kernel (the interpreter's exit resets the handlers
+    it installed, and a signal then would end it with a signal's status instead of 130)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def _run_trio(function: Callable[..., Awaitable[None]], *args: Any) -> None:
-    """``trio.run(function, *args)``; an interrupt that slips past the signal receiver is a stop too."""
+    """``trio.run(function, *args)``; a signal that slips past the run's own receiver is a stop too, and
+    signals after a stop began (a second Ctrl-C while the last lines are printed) are ignored."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _on_stop_signal)
     try:
         trio.run(function, *args)
     except KeyboardInterrupt:

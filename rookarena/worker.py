@@ -20,23 +20,31 @@ import trio  # noqa: E402
 from rookarena import records  # noqa: E402
 from rookarena.config import loads  # noqa: E402
 from rookarena.league import plan, play_unit  # noqa: E402
+from rookarena.protocol import LineBuffer  # noqa: E402
 
 
 async def main() -> None:
     stdin = trio.lowlevel.FdStream(os.dup(sys.stdin.fileno()))
-    head = b""
-    while not head.endswith(b"\n"):
-        data = await stdin.receive_some(1 << 16)
-        if not data:
-            return
-        head += data
+    buffer = LineBuffer(1 << 26)
+    lines: list[bytes] = []
+
+    async def next_line() -> bytes | None:
+        while not lines:
+            data = await stdin.receive_some(1 << 16)
+            if not data:
+                return None
+            lines.extend(buffer.feed(data))
+        return lines.pop(0)
+
+    head = await next_line()
+    if head is None:
+        return
     spec = json.loads(head)
     verbose = int(spec.get("verbose", 0))
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     config = loads(spec["text"], spec["origin"])
-    wanted = set(spec["games"])
-    unit = [game for game in plan(config) if game.game_id in wanted]
+    planned = {game.game_id: game for game in plan(config)}  # planned once, for every unit to come
     log_dir = pathlib.Path(spec["log_dir"]) if spec["log_dir"] else None
     out = sys.stdout.buffer
 
@@ -51,15 +59,23 @@ async def main() -> None:
                 async for _ in signals:
                     nursery.cancel_scope.cancel()
 
-            async def stop_on_eof() -> None:
-                while await stdin.receive_some(1 << 16):
-                    pass
-                nursery.cancel_scope.cancel()
+            async def serve() -> None:
+                """Units, one a line, until end of input; end of input during a unit means the parent died."""
+                units, incoming = trio.open_memory_channel[list[str]](1)
+
+                async def read() -> None:
+                    while (line := await next_line()) is not None:
+                        await units.send(json.loads(line)["games"])
+                    nursery.cancel_scope.cancel()
+
+                nursery.start_soon(read)
+                async for ids in incoming:
+                    await play_unit(config, [planned[game_id] for game_id in ids], log_dir, on_record)
+                    out.write(b'{"unit_done":true}\n')
+                    out.flush()
 
             nursery.start_soon(stop_on_signal)
-            nursery.start_soon(stop_on_eof)
-            await play_unit(config, unit, log_dir, on_record)
-            nursery.cancel_scope.cancel()
+            await serve()
 
 
 if __name__ == "__main__":

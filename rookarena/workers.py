@@ -1,12 +1,18 @@
-"""Parallel leagues across processes: each unit of games runs in a referee process of its own.
+"""Parallel leagues across processes: a pool of long-lived referee processes, planned once, fed units.
 
-A single Python process runs one referee at a time on one core, so ``--jobs N`` starts up to N worker
-processes (``python -m rookarena.worker``), each given one unit: the configuration's text and the ids of
-its games, as one JSON line on its stdin. A worker sends each finished game's record back as one JSON
-line on its stdout; the parent writes it to ``games.jsonl``. When the parent is cancelled it sends each
-worker SIGTERM, keeps reading until the worker has stopped its bots and exited (a game that finishes
-meanwhile is still recorded), and kills a worker that takes too long. A worker also stops when its
-stdin reaches end of file, which is how it learns that the parent was killed.
+A single Python process runs one referee at a time on one core, so ``--jobs N`` keeps N worker processes
+(``python -m rookarena.worker``). Each is started once: its first line on stdin is the configuration's
+text, from which it plans the league once. Then the parent hands it one unit at a time, as a line with
+the ids of the unit's games; the worker sends each finished game's record back as one JSON line on its
+stdout, then ``{"unit_done": true}``, and waits for the next unit. No work grows with the number of
+units: a unit costs one line each way.
+
+A worker that dies (killed, out of memory) is replaced by a new one, and the unfinished games of its unit
+go to it, up to ``ATTEMPTS`` times a unit; the game it was playing is played again from its start. When
+the parent is cancelled it sends each worker SIGTERM, keeps reading until the worker has stopped its bots
+and exited (a game that finishes meanwhile is still recorded), and kills a worker that takes too long. A
+worker also stops when its stdin reaches end of file, which is how it learns that the parent was killed.
+Workers run in sessions of their own: the terminal's Ctrl-C reaches only the parent.
 """
 
 from __future__ import annotations
@@ -27,15 +33,16 @@ import trio
 from rookarena import records
 from rookarena.config import LeagueConfig
 from rookarena.errors import RookError
-from rookarena.league import PlannedGame, run_units, units
+from rookarena.league import PlannedGame, units
 from rookarena.protocol import LineBuffer
 
 log = logging.getLogger(__name__)
 
 PACKAGE_ROOT = str(pathlib.Path(__file__).resolve().parent.parent)
-STOP_GRACE = 20.0  # seconds a worker has to stop its bots and exit after SIGTERM
+STOP_GRACE = 20.0  # seconds a worker has to stop its bots and exit after SIGTERM or end of input
 MAX_RECORD = 1 << 26
 ATTEMPTS = 3  # times a unit's unfinished games are given to a worker before the league stops
+UNIT_DONE = "unit_done"  # the key of the line a worker sends after a unit's last record
 
 
 class WorkerError(RookError):
@@ -50,86 +57,140 @@ async def run(
     on_record: Callable[[dict[str, Any]], None],
     verbose: int = 0,
 ) -> None:
-    """Play ``games`` in up to ``jobs`` worker processes, handing each record to ``on_record``.
+    """Play ``games`` in a pool of up to ``jobs`` worker processes, handing each record to ``on_record``."""
+    work = units(games, jobs)
+    send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
+    for unit in work:
+        send.send_nowait(unit)
+    send.close()
+    head = {"text": config.source, "origin": config.origin, "log_dir": log_dir, "verbose": verbose}
 
-    A worker that dies (killed, out of memory) is replaced: its unit's unfinished games go to a new one,
-    up to ``ATTEMPTS`` times in all; the game it was playing is played again from its start.
-    """
+    async def slot() -> None:
+        worker = Worker(head)
+        try:
+            async for unit in receive:
+                await _play_unit(worker, unit, on_record)
+            await worker.close()
+        finally:
+            await worker.terminate(on_record)
 
-    async def play(unit: list[PlannedGame]) -> None:
-        left = list(unit)
-        done: set[str] = set()
+    async with trio.open_nursery() as nursery:
+        for _ in range(min(jobs, len(work))):
+            nursery.start_soon(slot)
 
-        def record(value: dict[str, Any]) -> None:
-            done.add(str(value.get("game_id")))
-            on_record(value)
 
-        for attempt in range(1, ATTEMPTS + 1):
-            try:
-                await _run_worker(config, left, log_dir, record, verbose)
+async def _play_unit(worker: Worker, unit: list[PlannedGame], on_record: Callable[[dict[str, Any]], None]) -> None:
+    """One unit on ``worker``; a worker that dies is replaced and given the unit's unfinished games."""
+    left = list(unit)
+    done: set[str] = set()
+
+    def record(value: dict[str, Any]) -> None:
+        done.add(str(value.get("game_id")))
+        on_record(value)
+
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            await worker.play(left, record)
+            return
+        except WorkerError as exc:
+            left = [game for game in left if game.game_id not in done]
+            if attempt == ATTEMPTS or not left:
+                raise
+            log.warning("%s; its %d unfinished games go to a new one", exc, len(left))
+
+
+class Worker:
+    """One referee process of the pool, started when first needed and again after it dies."""
+
+    def __init__(self, head: dict[str, Any]) -> None:
+        self.head = head
+        self.process: trio.Process | None = None
+        self.buffer = LineBuffer(MAX_RECORD)
+        self.lines: list[bytes] = []
+
+    async def _start(self) -> trio.Process:
+        # -P: not the current directory's code; PYTHONPATH: this very package, wherever it was imported from.
+        path = os.pathsep.join(filter(None, [PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-P", "-m", "rookarena.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": path},
+            start_new_session=True,
+        )
+        self.process, self.buffer, self.lines = process, LineBuffer(MAX_RECORD), []
+        await self._send(self.head)
+        return process
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):  # its exit status says why
+            await self.process.stdin.send_all((json.dumps(message) + "\n").encode())
+
+    async def _line(self) -> bytes | None:
+        """The worker's next line, or None at the end of its output."""
+        assert self.process is not None and self.process.stdout is not None
+        while not self.lines:
+            data = await self.process.stdout.receive_some(1 << 16)
+            if not data:
+                return None
+            self.lines.extend(self.buffer.feed(bytes(data)))
+        return self.lines.pop(0)
+
+    async def play(self, unit: list[PlannedGame], on_record: Callable[[dict[str, Any]], None]) -> None:
+        """Play ``unit``: hand each record to ``on_record`` as it arrives, until the worker says it is done."""
+        process = self.process if self.process is not None and self.process.returncode is None else None
+        if process is None:
+            process = await self._start()
+        await self._send({"games": [game.game_id for game in unit]})
+        while (line := await self._line()) is not None:
+            value = records.loads(line.decode("utf-8"))
+            if value.get(UNIT_DONE):
                 return
-            except WorkerError as exc:
-                left = [game for game in left if game.game_id not in done]
-                if attempt == ATTEMPTS or not left:
-                    raise
-                log.warning("%s; its %d unfinished games go to a new one", exc, len(left))
-
-    await run_units(units(games, jobs), jobs, play)
-
-
-async def _run_worker(
-    config: LeagueConfig,
-    unit: list[PlannedGame],
-    log_dir: str | None,
-    on_record: Callable[[dict[str, Any]], None],
-    verbose: int,
-) -> None:
-    spec = {
-        "text": config.source,
-        "origin": config.origin,
-        "log_dir": log_dir,
-        "games": [g.game_id for g in unit],
-        "verbose": verbose,
-    }
-    # -P: not the current directory's code; PYTHONPATH: this very package, wherever it was imported from.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))}
-    # A session of its own: the terminal's Ctrl-C reaches only the parent, which stops the workers itself.
-    process = await trio.lowlevel.open_process(
-        [sys.executable, "-P", "-m", "rookarena.worker"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=env,
-        start_new_session=True,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    buffer = LineBuffer(MAX_RECORD)
-
-    async def read_all() -> None:
-        assert process.stdout is not None
-        while data := await process.stdout.receive_some(1 << 16):
-            for line in buffer.feed(bytes(data)):
-                on_record(records.loads(line.decode("utf-8")))
-
-    try:
-        with contextlib.suppress(trio.BrokenResourceError):  # it died at once: its exit status says how
-            await process.stdin.send_all((json.dumps(spec) + "\n").encode())
-        await read_all()
+            on_record(value)
         code = await process.wait()
-    finally:
+        await self._close_streams()
+        self.process = None
+        first, last = unit[0].game_id, unit[-1].game_id
+        raise WorkerError(f"the referee process for games {first} to {last} {_how(code)}")
+
+    async def close(self) -> None:
+        """No more units: end of input, and the worker stops its bots and exits."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        assert process.stdin is not None
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await process.stdin.aclose()
+        with trio.move_on_after(STOP_GRACE):
+            await process.wait()
+
+    async def terminate(self, on_record: Callable[[dict[str, Any]], None]) -> None:
+        """Stop the worker whatever state it is in: SIGTERM, the records it still sends, then SIGKILL."""
+        process = self.process
+        if process is None:
+            return
         with trio.CancelScope(shield=True):
             if process.returncode is None:
                 process.send_signal(signal.SIGTERM)
                 with trio.move_on_after(STOP_GRACE):
-                    await read_all()
+                    while (line := await self._line()) is not None:
+                        value = records.loads(line.decode("utf-8"))
+                        if not value.get(UNIT_DONE):
+                            on_record(value)
                     await process.wait()
                 if process.returncode is None:
                     process.kill()
                     await process.wait()
-            await process.stdin.aclose()
-            await process.stdout.aclose()
-    if code != 0:
-        first, last = unit[0].game_id, unit[-1].game_id
-        raise WorkerError(f"the referee process for games {first} to {last} {_how(code)}")
+            await self._close_streams()
+        self.process = None
+
+    async def _close_streams(self) -> None:
+        assert self.process is not None
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    await stream.aclose()
 
 
 def _how(code: int) -> str:
