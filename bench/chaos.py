@@ -46,7 +46,7 @@ def config_text(games: int, adversaries: int, seed: int, jobs: int, marker: str)
         f"games: {games}",
         f"seed: {seed}",
         f"jobs: {jobs}",
-        "time: {move: 0.3, startup: 5}",
+        "time: {move: 0.5, startup: 5}",
         "faults: forfeit",
         "withdraw_after: 1000000",  # keep playing the adversaries: every game is a new chance to break something
         "limits: {stderr: 100000, line: 65536}",

@@ -38,6 +38,8 @@ MOVES = (
     "stderr-burst",  # a burst on stderr, then the right reply
     "child",  # leaves a process of its own behind, then the right reply
     "illegal",  # a well-formed action that is not legal
+    "flood-stale",  # replies with the previous id until past the deadline
+    "flood-empty",  # empty lines until past the deadline
 )
 
 
@@ -105,6 +107,12 @@ def misbehave(move: str, request: dict[str, object], deadline: float) -> None:
         write(right)
     elif move == "illegal":
         write(reply(request, action="bid 999"))
+    elif move in ("flood-stale", "flood-empty"):
+        line = "\n" if move == "flood-empty" else reply(request, request_id=request_id - 1)
+        end = time.monotonic() + deadline + 0.2
+        while time.monotonic() < end:
+            write(line * 16)
+            time.sleep(0.001)
     else:  # pragma: no cover
         raise AssertionError(move)
 
