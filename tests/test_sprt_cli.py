@@ -72,12 +72,12 @@ def test_a_regression_test_fails_a_worse_bot_and_passes_a_better_one() -> None:
 
 @pytest.mark.slow
 def test_the_points_test_decides_on_points_per_deal_pair() -> None:
-    worse = match(RANDOM, HEURISTIC, "--games", "80", "--sprt-points", "-100", "0")
+    worse = match(RANDOM, HEURISTIC, "--games", "400", "--sprt-points", "-100", "0")
     assert worse.returncode == 3, worse.stdout + worse.stderr
     assert "points test [-100, 0] per deal pair" in worse.stdout
     assert "accept H0" in worse.stdout
-    # The points test needs at least 10 pairs.
-    assert "after 20 games (10 pairs)" in worse.stdout
+    # The points test decides nothing before 100 pairs; with such a difference it decides then.
+    assert "after 200 games (100 pairs)" in worse.stdout
 
 
 @pytest.mark.slow
