@@ -273,6 +273,19 @@ def real(pairs: list[Pair], runs: int, elo0: float, elo1: float, rng: random.Ran
             f"   {names[key]:<22} {rate(r.h0, r.runs)} {rate(r.h1, r.runs)}  {r.mean_games:>12.0f}"
             f"  {statistics.median(r.games):>7.0f}" + (f"  ({r.undecided} undecided)" if r.undecided else "")
         )
+    # The points test's realised error rates on these differences, centred and shifted to 0 and to D1.
+    centre = statistics.fmean(diffs)
+    errors = []
+    for shift, wrong in ((0.0, Hypothesis.H1), (d1, Hypothesis.H0)):
+        test = SequentialTest(Model.POINTS, 0.0, d1)
+        count = 0
+        for _ in range(runs):
+            tally = test.start()
+            while (result := tally.result()).decision is None and tally.games < CAP:
+                tally = tally.add_pair(1.0, diffs[int(rng.random() * len(diffs))] - centre + shift)
+            count += result.decision is wrong
+        errors.append(rate(count, runs))
+    print(f"   points test on these differences shifted to 0 and to {d1:g}: alpha {errors[0]}, beta {errors[1]}")
     pair, old, points = (results[k].mean_games for k in ("pair", "old", "points"))
     print(f"   games, old test / pair test: {old / pair:.2f}x (goal >= 3x); points / pair test: {points / pair:.2f}x")
 
