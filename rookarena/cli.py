@@ -536,6 +536,14 @@ def run(
     summary = progress.summary(out_dir / "logs")
     if summary:
         click.echo(summary, err=True)
+    silent = league.never_started(played)
+    if silent:
+        for name, count in sorted(silent.items()):
+            tail = _last_log_line(out_dir / "logs", name)
+            said = f"; its stderr ended with: {tail!r}" if tail else ""
+            click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
+        click.echo("the standings above rank bots that never played: fix them and run again", err=True)
+        raise SystemExit(1)
     click.echo(write_standings(out_dir, played, fmt, wide))
 
 
@@ -609,6 +617,17 @@ def _plan_text(
     ]
     lines += [f"  {a} vs {b}: {count} games" for (a, b), count in pairs.items()] or ["  none"]
     return "\n".join(lines)
+
+
+def _last_log_line(logs: pathlib.Path, name: str) -> str:
+    """The last line of the newest stderr log of bot ``name`` in ``logs``, or ""."""
+    patterns = [f"{name}-{name}-vs-*-g*.stderr.log", f"{name}-*-vs-{name}-g*.stderr.log"]  # see Match's log names
+    found = {path for pattern in patterns for path in logs.glob(pattern)} if logs.is_dir() else set()
+    for path in sorted(found, key=lambda path: path.stat().st_mtime, reverse=True):
+        lines = path.read_bytes()[-4096:].decode(errors="replace").strip().splitlines()
+        if lines:
+            return lines[-1][:200]
+    return ""
 
 
 def _finished_records(out_dir: pathlib.Path) -> list[dict[str, Any]]:

@@ -367,3 +367,25 @@ def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
         for record in read_games(path):
             seen.setdefault(str(record.get("game_id")), record)
     return list(seen.values())
+
+
+def never_started(played: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """The entries that never completed a handshake in any of their games, with how many games they had.
+
+    Their games are forfeits (or, under ``substitute``, random play in their place): results that did
+    not really happen, which ``run`` reports as an error rather than as a ranking.
+    """
+    helloed: dict[str, bool] = {}
+    games: dict[str, int] = {}
+    for record in played:
+        teams, bots = record.get("teams"), record.get("bots")
+        if not isinstance(teams, list) or len(teams) != 2:
+            continue
+        for team in teams:
+            games[str(team)] = games.get(str(team), 0) + 1
+        if not isinstance(bots, list):
+            continue  # a game forfeited without being played (a withdrawn team): no seat spoke
+        for seat, bot in enumerate(bots):
+            name = str(teams[seat % 2])
+            helloed[name] = helloed.get(name, False) or bool(isinstance(bot, dict) and bot.get("hello"))
+    return {name: games[name] for name, said in helloed.items() if not said}

@@ -366,3 +366,19 @@ def test_a_league_grows_by_games_and_bots_and_keeps_its_games(tmp_path: pathlib.
         write_config(config, bots, games=games, jobs=1)
         refused = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
         assert refused.returncode == 1 and why in refused.stderr, refused.stderr
+
+
+@pytest.mark.slow
+def test_a_league_whose_bot_never_started_is_an_error(tmp_path: pathlib.Path) -> None:
+    """A bot that never says hello ranks last, but the run says it never played and exits 1."""
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sys\nsys.stderr.write('ImportError: no module named strategy\\n')\nsys.exit(1)\n")
+    bots = [*random_bot("good", 1, "m"), "  - name: broken", f"    command: [{sys.executable}, {broken}]"]
+    config = write_config(tmp_path / "b.yaml", bots, games=2, jobs=1)
+    result = rookarena("run", str(config), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert (
+        "error: broken never completed its handshake in its 2 game(s); its stderr ended with: "
+        "'ImportError: no module named strategy'" in result.stderr
+    ), result.stderr
+    assert_one_plain_line(result)
