@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from rookarena.stats import expected_score
 
 REGULARISATION = 1e-3  # the count given to an outcome never seen (fishtest's epsilon)
-POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal pairs (see below)
+POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal pairs (see above)
 ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a deal pair's points per game: 0, ½, 1, 1½, 2 over two
@@ -141,8 +141,8 @@ def gsprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
 def normal_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     """The normal approximation of the LLR, N·(s1 − s0)·(2m − s0 − s1) / (2·var) (fishtest's ``LLR_alt2``).
 
-    With trinomial counts this is the test rookarena used before 0.2 (there a sample without spread got
-    one virtual win and loss); kept for comparisons (``bench/sprt.py``).
+    With trinomial counts this is the test ``match --sprt`` used before the generalised SPRT (a sample
+    without spread gets one virtual win and loss, as it did); kept for comparisons (``bench/sprt.py``).
     """
     values = _values(len(counts))
     n = sum(counts)
