@@ -1002,5 +1002,102 @@ def show_command(directory: str, game: str, seat: int | None) -> None:
     click.echo(text.game_text(found.records[index], seat=seat, game_id=game), nl=False)
 
 
+@main.command("diff")
+@click.argument("new_command", metavar="NEW")
+@click.argument("old", metavar="OLD")
+@click.option(
+    "--from",
+    "directories",
+    multiple=True,
+    required=True,
+    type=click.Path(file_okay=False, exists=True),
+    help="A results directory holding OLD's games (a league's or a match's --out); repeat for shards.",
+)
+@click.option("--game", "wanted", multiple=True, metavar="ID", help="Only this game (repeat for more).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many games.")
+@click.option(
+    "--move-time", type=click.FloatRange(min=0.001), help="Seconds per decision (default: the league's, else 1)."
+)
+@click.option(
+    "--bank", type=click.FloatRange(min=0), help="Seconds of time bank per game (default: the league's, else 0)."
+)
+@click.option(
+    "--startup", type=click.FloatRange(min=0.1), help="Seconds to start and say hello (default: the league's, else 10)."
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the diff as an HTML page here.")
+@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
+def diff_command(
+    new_command: str,
+    old: str,
+    directories: tuple[str, ...],
+    wanted: tuple[str, ...],
+    limit: int | None,
+    move_time: float | None,
+    bank: float | None,
+    startup: float | None,
+    output: str | None,
+    verbose: int,
+) -> None:
+    """Replay OLD's games to the bot NEW and list the decisions where NEW would have acted differently.
+
+    NEW is a command, as for match ('python3 bot.py --level 2'); OLD is the name of a bot in the results.
+    For every game in which OLD held a seat, NEW is sent exactly the lines OLD's seat was sent, and at
+    each of OLD's decisions its answer is compared with OLD's recorded action. The game always follows
+    OLD's choices, so a different answer shows where NEW departs from OLD, not where it would have led.
+    Prints the counts by kind of decision (bid, discard, trump, lead, follow), then each difference with
+    the seat's view; -o writes the same as a page whose differences open in the replay viewer.
+    """
+    import json  # noqa: PLC0415
+
+    from rookarena import __version__, transcript  # noqa: PLC0415
+    from rookarena.diff import Differ  # noqa: PLC0415
+    from rookarena.web import diff as diff_page  # noqa: PLC0415
+    from rookarena.web import page  # noqa: PLC0415
+
+    _logging(verbose)
+    found = _load_results(directories)
+    names = sorted({str(name) for record in found.records for name in record.get("seats") or []})
+    if old not in names:
+        shown = ", ".join(repr(name) for name in names)
+        raise click.BadParameter(f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}")
+    games = transcript.select(found.records, old, set(wanted), limit)
+    known = {transcript.game_id(record, index) for index, record in enumerate(found.records)}
+    missing = [gid for gid in wanted if gid not in known]
+    if missing:
+        raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
+    if not games:
+        raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
+    settings: dict[str, Any] = {}
+    try:
+        meta = json.loads((pathlib.Path(directories[0]) / league.PLAN_FILE).read_text(encoding="utf-8"))
+        settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
+    except (OSError, ValueError):
+        pass
+    clock = TimeControl(
+        move=move_time if move_time is not None else float(settings.get("move", 1.0)),
+        bank=bank if bank is not None else float(settings.get("bank", 0.0)),
+        startup=startup if startup is not None else float(settings.get("startup", 10.0)),
+    )
+    spec = _spec(new_command, None, "new")
+    differ = Differ(spec, old, clock, Limits(startup=clock.startup))
+    try:
+        result = trio.run(differ.run, games)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    summary = diff_page.summarize(
+        new=result.new,
+        new_hello=result.new_hello,
+        old=old,
+        games=len(result.games),
+        answers=result.answers,
+        restarts=result.restarts,
+    )
+    click.echo(diff_page.text(summary), nl=False)
+    if output is not None:
+        data = diff_page.page_data(summary, dict(games), version=__version__)
+        _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
+        click.echo(f"page: {output}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

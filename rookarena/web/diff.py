@@ -1,0 +1,181 @@
+"""The decision diff for people: counts by kind of decision, then every difference, as text or page data.
+
+Pure: values in (the answers of :mod:`rookarena.diff`), text or JSON-ready data out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rookarena.transcript import KINDS, Answer, Decision, DecisionKind
+
+EMBED_CAP = 200  # games embedded in the page for the viewer; the others are listed without a link
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Count:
+    kind: str
+    decisions: int
+    differ: int
+    faults: int  # NEW timed out, crashed, answered illegally, or was not asked after such a fault
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Summary:
+    new: str
+    new_hello: str
+    old: str
+    games: int
+    counts: tuple[Count, ...]  # one per kind, then the total
+    differences: tuple[Answer, ...]
+    faults: tuple[Answer, ...]
+    suspect: int  # decisions in which the record's action may be the referee's substitute, not OLD's
+    restarts: int
+
+
+def summarize(
+    *, new: str, new_hello: str, old: str, games: int, answers: Sequence[Answer], restarts: int = 0
+) -> Summary:
+    counts = []
+    for kind in KINDS:
+        mine = [a for a in answers if a.decision.kind is kind]
+        counts.append(
+            Count(kind.value, len(mine), sum(a.differs for a in mine), sum(a.fault is not None for a in mine))
+        )
+    counts.append(
+        Count(
+            "total",
+            len(answers),
+            sum(a.differs for a in answers),
+            sum(a.fault is not None for a in answers),
+        )
+    )
+    return Summary(
+        new=new,
+        new_hello=new_hello,
+        old=old,
+        games=games,
+        counts=tuple(counts),
+        differences=tuple(a for a in answers if a.differs),
+        faults=tuple(a for a in answers if a.fault is not None),
+        suspect=sum(a.decision.suspect for a in answers),
+        restarts=restarts,
+    )
+
+
+def where(decision: Decision) -> str:
+    """``game G hand 2 trick 3 seat 1 (lead)``."""
+    trick = f" trick {decision.trick}" if decision.trick is not None else ""
+    return f"game {decision.game_id} hand {decision.hand}{trick} seat {decision.seat} ({decision.kind})"
+
+
+def view_text(decision: Decision) -> str:
+    """The seat's view in one line: what matters for this kind of decision, then the scores."""
+    v = decision.view
+    parts = [f"hand {' '.join(v['hand'])}"]
+    kind = decision.kind
+    if kind is DecisionKind.BID:
+        calls = " ".join(f"{call['seat']}:{call['action']}" for call in v["auction"])
+        parts.append(f"auction {calls}" if calls else "auction not opened")
+    elif kind in (DecisionKind.DISCARD, DecisionKind.TRUMP):
+        parts.append(f"nest {' '.join(v['nest'] or [])}")
+        parts.append(f"discarded {' '.join(v['discards']) if v['discards'] else 'nothing yet'}")
+    if v["bidder"] is not None:
+        parts.append(f"bid {v['high_bid']} by seat {v['bidder']}")
+    if v["trump"] is not None:
+        parts.append(f"trump {v['trump']}")
+    if kind in (DecisionKind.LEAD, DecisionKind.FOLLOW):
+        leader = v["trick_leader"]
+        played = " ".join(f"{(leader + i) % 4}:{card}" for i, card in enumerate(v["trick"]))
+        parts.append(f"trick {played}" if played else "trick empty")
+        parts.append(f"counters {v['counters'][0]} to {v['counters'][1]}")
+    parts.append(f"scores {v['scores'][0]} to {v['scores'][1]}")
+    return "; ".join(parts)
+
+
+def text(summary: Summary) -> str:
+    """The diff as terminal text: the counts by kind of decision, each difference, each fault."""
+    hello = f" ({summary.new_hello})" if summary.new_hello else ""
+    total = summary.counts[-1]
+    lines = [
+        f"NEW {summary.new!r}{hello} against OLD {summary.old!r}: {summary.games} games, {total.decisions} decisions",
+        "",
+        f"{'decision':<10}{'asked':>8}{'differ':>8}{'faults':>8}",
+    ]
+    lines += [f"{c.kind:<10}{c.decisions:>8}{c.differ:>8}{c.faults:>8}" for c in summary.counts]
+    lines.append("")
+    if not summary.differences:
+        lines.append("no decision differs")
+    else:
+        lines.append(f"{len(summary.differences)} different decisions:")
+    for answer in summary.differences:
+        d = answer.decision
+        mark = " (OLD's action may be the referee's, after a fault)" if d.suspect else ""
+        lines.append(f"{where(d)}: OLD {d.old!r}, NEW {answer.action!r}{mark}")
+        lines.append(f"    {view_text(d)}")
+    if summary.faults:
+        lines += ["", f"{len(summary.faults)} decisions NEW did not answer with a legal action:"]
+    for answer in summary.faults:
+        lines.append(f"{where(answer.decision)}: OLD {answer.decision.old!r}, NEW {answer.fault}")
+    notes = []
+    if summary.restarts:
+        notes.append(f"NEW was started again {summary.restarts} times after a fault")
+    if summary.suspect:
+        notes.append(
+            f"{summary.suspect} decisions came after a fault of OLD's in their game: the recorded action may be "
+            "the one the referee played in OLD's place"
+        )
+    if notes:
+        lines += ["", *notes]
+    return "\n".join(lines) + "\n"
+
+
+def _answer(answer: Answer, embedded: bool) -> dict[str, Any]:
+    d = answer.decision
+    return {
+        "game": d.game_id,
+        "hand": d.hand,
+        "trick": d.trick,
+        "seat": d.seat,
+        "kind": d.kind.value,
+        "old": d.old,
+        "new": answer.action,
+        "fault": answer.fault,
+        "view": view_text(d),
+        "step": d.step,
+        "suspect": d.suspect,
+        "embedded": embedded,
+    }
+
+
+def page_data(
+    summary: Summary, records: Mapping[str, Mapping[str, Any]], version: str = "", cap: int = EMBED_CAP
+) -> dict[str, Any]:
+    """The diff page's data: the counts, every difference and fault, and the games they happened in
+    (up to ``cap`` of them), so that each links to the viewer at the seat's moment of decision."""
+    shown: list[str] = []
+    for answer in (*summary.differences, *summary.faults):
+        gid = answer.decision.game_id
+        if gid not in shown and gid in records and len(shown) < cap:
+            shown.append(gid)
+    keep = set(shown)
+    return {
+        "kind": "diff",
+        "version": version,
+        "diff": {
+            "new": summary.new,
+            "new_hello": summary.new_hello,
+            "old": summary.old,
+            "games": summary.games,
+            "counts": [dataclasses.asdict(count) for count in summary.counts],
+            "differences": [_answer(a, a.decision.game_id in keep) for a in summary.differences],
+            "faults": [_answer(a, a.decision.game_id in keep) for a in summary.faults],
+            "suspect": summary.suspect,
+            "restarts": summary.restarts,
+        },
+        "games": [{"id": gid, "embedded": True, "partner": None} for gid in shown],
+        "embed": {"cap": cap, "total": len({a.decision.game_id for a in (*summary.differences, *summary.faults)})},
+        "records": {gid: records[gid] for gid in shown},
+    }
