@@ -18,7 +18,7 @@ from time import perf_counter
 from typing import Any
 
 from rookarena import records
-from rookarena.actions import Action, parse_action
+from rookarena.actions import Action, Discard, parse_action
 from rookarena.bots import BotProcess, Fault
 from rookarena.contract import not_legal
 from rookarena.errors import IllegalActionError, ParseError
@@ -32,6 +32,7 @@ from rookarena.protocol import (
     action_text,
     after_action_lines,
     deal_messages,
+    encode,
     encode_per_seat,
     game_message,
     offered_action,
@@ -143,11 +144,15 @@ class Referee:
         action: Action | None = None
         if not self.replaced[seat]:
             action, waited = await self._ask(seat, legal)
+        substituted = action is None
         if action is None:
             action = random_action(legal, self.rng)
         hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
         game.apply(action, known_legal=True)  # from this state's legal list, by the bot or the substitute
         self._post(after_action_lines(game, seat, action, hands_before, tricks_before, phase_before))
+        if substituted and type(action) is Discard and not self.replaced[seat]:
+            # Discards are secret, but a bot must learn which card the referee discarded for it.
+            self.outbox[seat].append(encode({"type": "played", "seat": seat, "action": str(action)}))
         self.overhead.append(perf_counter() - started - waited)
 
     async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:

@@ -139,7 +139,9 @@ def test_there_is_one_schema_per_message_and_the_unions_list_them_all() -> None:
         pytest.param(
             "to-bot.schema.json", {"type": "deal", "hand_number": 1, "dealer": 0, "hand": ["R05"]}, id="card R05"
         ),
-        pytest.param("to-bot.schema.json", {"type": "played", "seat": 1, "action": "discard R5"}, id="played discard"),
+        pytest.param(
+            "to-bot.schema.json", {"type": "played", "seat": 1, "action": "discard R05"}, id="played bad discard"
+        ),
         pytest.param("to-bot.schema.json", {"type": "played", "seat": 4, "action": "pass"}, id="seat 4"),
         pytest.param(
             "to-bot.schema.json",
