@@ -12,7 +12,7 @@ from rookarena.cards import COLORS, ROOK
 from rookarena.game import Game, Phase
 from rookarena.players import RandomPlayer, random_action
 from rookarena.players.base import Deadline, Player
-from rookarena.players.fast import Deck, legal_cards, playout
+from rookarena.players.fast import Deck, legal_cards, playout, solve
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.inprocess import play_game
 from rookarena.players.search import SearchPlayer, Settings, settings_for
@@ -196,3 +196,44 @@ def test_levels() -> None:
     assert settings_for(3, playouts=7).playouts == 7
     with pytest.raises(ValueError, match="unknown level 9"):
         settings_for(9)
+
+
+def _brute(deck: Deck, trump: int, hands: list[list[int]], leader: int, trick: list[int], team: int, bonus: int) -> int:
+    """Plain minimax, no pruning: what :func:`solve` must equal."""
+    if len(trick) == 4:
+        led = deck.suit[trump][trick[0]]
+        powers = [deck.power[trump][c] if deck.suit[trump][c] in (led, trump) else -1 for c in trick]
+        winner = (leader + powers.index(max(powers))) % 4
+        gained = sum(deck.points[c] for c in trick) if winner % 2 == team else 0
+        if not hands[winner]:
+            return gained + (bonus if winner % 2 == team else 0)
+        return gained + _brute(deck, trump, hands, winner, [], team, bonus)
+    seat = (leader + len(trick)) % 4
+    values = []
+    for card in list(legal_cards(deck, trump, hands[seat], trick)):
+        rest = [list(h) for h in hands]
+        rest[seat].remove(card)
+        values.append(_brute(deck, trump, rest, leader, [*trick, card], team, bonus))
+    return max(values) if seat % 2 == team else min(values)
+
+
+@pytest.mark.parametrize("rules", [Rules(), PRESETS["kentucky"].rules, MUST_TRUMP])
+def test_exact_endgame_is_minimax(rules: Rules) -> None:
+    deck = Deck.of(rules)
+    rng = random.Random(8)
+    checked = 0
+    for game in _random_positions(rules, 12, 200):
+        if len(game.hands[game.to_act]) > 3:
+            continue
+        assert game.trump is not None
+        trump = COLORS.index(game.trump)
+        hands = [deck.ints([str(card) for card in hand]) for hand in game.hands]
+        trick = deck.ints([str(card) for card in game.trick_cards])
+        before = ([list(h) for h in hands], list(trick))
+        team, bonus = rng.randrange(2), rng.choice([0, 15])
+        assert solve(deck, trump, hands, game.trick_leader, trick, team, bonus) == _brute(
+            deck, trump, hands, game.trick_leader, trick, team, bonus
+        )
+        assert (hands, trick) == before
+        checked += 1
+    assert checked >= 10

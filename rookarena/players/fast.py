@@ -287,6 +287,70 @@ def _reach(
     return trumps
 
 
+def solve(
+    deck: Deck, trump: int, hands: list[list[int]], leader: int, trick: list[int], team: int, last_bonus: int = 0
+) -> int:
+    """Exact play with every hand known (alpha-beta): the counters ``team`` is sure to take from the rest
+    of the hand, ``last_bonus`` (the nest, where it goes with the last trick) included if it wins that.
+
+    Maximising the counters is the same as maximising the hand's score, which only grows with them.
+    ``hands`` and ``trick`` are restored on return. Meant for the last few tricks.
+    """
+    suit, power, points = deck.suit[trump], deck.power[trump], deck.points
+
+    def value(seat: int, leader: int, alpha: int, beta: int) -> int:
+        if len(trick) == 4:
+            led = suit[trick[0]]
+            best_pow, best_pos = -1, 0
+            for i, card in enumerate(trick):
+                p = power[card] if suit[card] == led or suit[card] == trump else -1
+                if p > best_pow:
+                    best_pow, best_pos = p, i
+            winner = (leader + best_pos) % 4
+            ours = winner & 1 == team
+            gained = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]] if ours else 0
+            if not hands[winner]:
+                return gained + last_bonus if ours else gained
+            cards = trick[:]
+            trick.clear()
+            rest = value(winner, winner, alpha - gained, beta - gained)
+            trick.extend(cards)
+            return gained + rest
+        hand = hands[seat]
+        mine = seat & 1 == team
+        best = -1 if mine else 10**9
+        for card in list(legal_cards(deck, trump, hand, trick)):
+            where = hand.index(card)
+            del hand[where]
+            trick.append(card)
+            v = value((seat + 1) % 4, leader, alpha, beta)
+            trick.pop()
+            hand.insert(where, card)
+            if mine:
+                if v > best:
+                    best = alpha = max(alpha, v)
+            elif v < best:
+                best = beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    return value((leader + len(trick)) % 4, leader, -1, 10**9)
+
+
+def score_value(deck: Deck, team: int, bidder: int, bid: int, counters: Sequence[int]) -> int:
+    """The hand's score change for ``team`` minus the other team's, from the counters by team (nest included)."""
+    bidders = bidder & 1
+    if deck.rules.bid_made is BidMade.AT_LEAST:
+        made = counters[bidders] >= bid
+    else:
+        made = counters[bidders] > bid
+    change = [counters[0], counters[1]]
+    if not made:
+        change[bidders] = -bid
+    return change[team] - change[1 - team]
+
+
 def hand_value(deck: Deck, team: int, bidder: int, bid: int, taken: Sequence[int], last: int, nest_points: int) -> int:
     """The hand's score change for ``team`` minus the other team's, as the rules score it."""
     rules = deck.rules

@@ -26,9 +26,9 @@ from typing import Any
 from rookarena.cards import COLORS
 from rookarena.players import heuristic
 from rookarena.players.base import Deadline
-from rookarena.players.fast import Deck, hand_value, playout
+from rookarena.players.fast import Deck, hand_value, playout, score_value, solve
 from rookarena.players.worlds import PILE, Knowledge, for_auction, for_bidder, from_view, sample
-from rookarena.rules import KNOBS, BidMade, Rules
+from rookarena.rules import KNOBS, BidMade, NestTo, Rules
 
 # Playouts per decision at each level; level 2 is the default.
 LEVELS: dict[int, int] = {1: 48, 2: 240, 3: 960}
@@ -37,8 +37,8 @@ DEFAULT_LEVEL = 2
 # The auction: the counters the seat's team expects to take as bidder are a blend of the simulated
 # ones (playouts under the best trump) and the heuristic's fitted model (MODEL_WEIGHT of it), plus
 # BID_BONUS; the seat bids the lowest legal bid while it is within them.
-MODEL_WEIGHT = 0.0
-BID_BONUS = 0.0
+MODEL_WEIGHT = 0.5
+BID_BONUS = 10.0
 # The bidder named trump after seeing the nest: deals in which it holds fewer than this share of a hand
 # in trumps (played ones included) are drawn again, up to SAMPLE_TRIES times.
 BIDDER_TRUMPS = 0.45
@@ -46,6 +46,11 @@ SAMPLE_TRIES = 8
 # The nest is planned once for all its decisions (a discard for each card, and trump): it gets this
 # many decisions' worth of playouts.
 NEST_BUDGET = 3
+# In the play, with this many cards or fewer in hand the rest of each deal is solved exactly
+# (alpha-beta over every hand) instead of played out.
+EXACT = 3
+# In the play, the heuristic's choice gets this many points (score difference a deal) ahead.
+PRIOR = 0.0
 # Overcalling a partner needs this many more counters.
 PARTNER_MARGIN = 10.0
 
@@ -57,6 +62,8 @@ class Settings:
     model_weight: float = MODEL_WEIGHT
     bid_bonus: float = BID_BONUS
     bidder_trumps: float = BIDDER_TRUMPS
+    prior: float = PRIOR
+    exact: int = EXACT
 
 
 def settings_for(level: int | None = None, playouts: int | None = None) -> Settings:
@@ -113,6 +120,30 @@ class SearchPlayer:
         return action if action in legal else legal[0]
 
     # -- the auction ----------------------------------------------------------------------------
+
+    def _solved(
+        self,
+        trump: int,
+        hands: list[list[int]],
+        leader: int,
+        trick: list[int],
+        team: int,
+        bidder: int,
+        bid: int,
+        counters: list[int],
+        nest: int,
+    ) -> int:
+        """The score difference for ``team`` of exact play from here (the last tricks of one deal)."""
+        deck = self.deck
+        points = deck.points
+        left = sum(points[c] for h in hands for c in h) + sum(points[c] for c in trick)
+        with_last = deck.rules.nest_to is NestTo.LAST_TRICK
+        ours = counters[team] + solve(deck, trump, hands, leader, trick, team, nest if with_last else 0)
+        if not with_last and bidder % 2 == team:
+            ours += nest
+        total = counters[0] + counters[1] + left + nest
+        by_team = [ours, total - ours] if team == 0 else [total - ours, ours]
+        return score_value(deck, team, bidder, bid, by_team)
 
     def _bid(self, view: dict[str, Any], legal: list[str], rng: random.Random, deadline: Deadline) -> str:
         bids = sorted(int(action.split()[1]) for action in legal if action.startswith("bid "))
@@ -243,7 +274,9 @@ class SearchPlayer:
         discards = view["discards"]
         known_nest = sum(deck.points[card] for card in deck.ints(discards)) if discards is not None else None
         team = seat % 2
-        totals = [0] * len(options)
+        totals = [0.0] * len(options)
+        done = 0
+        exact = len(hand) <= self.settings.exact
         worlds = max(1, self.settings.playouts // len(options))
         suit = deck.suit[trump]
         shown = sum(
@@ -268,10 +301,18 @@ class SearchPlayer:
                 hands = [list(held[s]) for s in range(4)]
                 hands[seat] = [c for c in hand if c != card]
                 played = [*trick, card]
+                if exact:
+                    totals[i] += self._solved(trump, hands, leader, played, team, bidder, bid, counters, nest)
+                    continue
                 taken = [counters[0], counters[1]]
                 last = playout(deck, trump, hands, leader, played, taken, random.Random(seed), bidder % 2)
                 totals[i] += hand_value(deck, team, bidder, bid, taken, last, nest)
+            done += 1
             if deadline.passed():
                 break
+        if self.settings.prior:
+            # Near-equal options are told apart by the heuristic's choice, not by the noise of the deals.
+            favourite = heuristic.decide({"legal": legal, "view": view}, self.rules_map)
+            totals[legal.index(favourite)] += self.settings.prior * done
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         return legal[best]
