@@ -53,19 +53,28 @@ def schema_files() -> list[Path]:
     )
 
 
+SCHEMA_BASE = "https://rookarena.invalid/protocol/schemas/"  # .invalid: an identifier, never fetched
+
+
 def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
 @cache
 def registry() -> Registry[Any]:
-    """Every schema under its file URI, so relative ``$ref``s resolve as they do from the files."""
-    return Registry().with_resources((path.as_uri(), Resource.from_contents(load(path))) for path in schema_files())
+    """Every schema under its own ``$id``, as any validator finds them: relative ``$ref``s resolve by the ids."""
+    resources = [Resource.from_contents(load(path)) for path in schema_files()]
+    return Registry().with_resources((str(resource.id()), resource) for resource in resources)
 
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator({"$ref": (SCHEMAS / name).as_uri()}, registry=registry())
+    return Draft202012Validator(load(SCHEMAS / name), registry=registry())
+
+
+def test_every_schema_is_identified_by_its_path() -> None:
+    for path in schema_files():
+        assert load(path)["$id"] == SCHEMA_BASE + path.relative_to(SCHEMAS).as_posix(), path
 
 
 def is_valid(name: str, message: Any) -> bool:

@@ -46,11 +46,9 @@ for line in sys.stdin:
 
 
 def validator() -> Draft202012Validator:
-    resources = []
-    for path in SCHEMAS.rglob("*.json"):
-        resources.append((path.as_uri(), Resource.from_contents(json.loads(path.read_text()))))
-    registry: Registry[object] = Registry().with_resources(resources)
-    return Draft202012Validator({"$ref": (SCHEMAS / "to-bot.schema.json").as_uri()}, registry=registry)
+    resources = [Resource.from_contents(json.loads(path.read_text())) for path in SCHEMAS.rglob("*.json")]
+    registry: Registry[object] = Registry().with_resources((str(r.id()), r) for r in resources)
+    return Draft202012Validator(json.loads((SCHEMAS / "to-bot.schema.json").read_text()), registry=registry)
 
 
 @pytest.mark.slow
