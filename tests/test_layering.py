@@ -40,6 +40,8 @@ PURE = [
     "standings",
     "web/model",
     "web/text",
+    "transcript",
+    "web/diff",
 ]
 FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.report"}
 
