@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from rookarena.cli import main
+from rookarena.config import load
 from rookarena.rules import Rules
 
 RULES = Rules().to_mapping()
@@ -125,3 +127,12 @@ def test_a_search_with_no_budget_but_the_clock_never_times_out(tmp_path: pathlib
     records = [json.loads(line) for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(records) == 2
     assert all(record["faults"] == [] for record in records), [record["faults"] for record in records]
+
+
+def test_the_ladder_config_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = pathlib.Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", f"{pathlib.Path(sys.executable).parent}:{os.environ.get('PATH', '')}")
+    ladder = load(root / "configs" / "ladder.yaml")
+    assert [entry.name for entry in ladder.entries] == ["random", "heuristic", "search-1", "search-2", "search-3"]
+    assert ladder.duplicate
