@@ -555,10 +555,14 @@ def run(
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> None:
     """Print the standings of one results directory, or of several (shards) merged."""
+    paths = [pathlib.Path(d) for d in directories]
     try:
-        played = league.merge(pathlib.Path(d) for d in directories)
+        played = league.merge(paths)
+        missing = league.missing_shards(paths)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
+    if missing:
+        click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
     click.echo(render_standings(played, fmt, wide))
 
 

@@ -369,6 +369,20 @@ def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
+def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:
+    """The slices (``K/N``) of a sharded league that none of ``directories`` holds, in order."""
+    held: set[tuple[int, int]] = set()
+    for directory in directories:
+        meta_path = directory / PLAN_FILE
+        label = _read_meta(meta_path).get("shard") if meta_path.exists() else None
+        if isinstance(label, str) and label.count("/") == 1:
+            k, n = label.split("/")
+            if k.isdigit() and n.isdigit():
+                held.add((int(k), int(n)))
+    counts = {n for _, n in held}
+    return [f"{k}/{n}" for n in sorted(counts) for k in range(1, n + 1) if (k, n) not in held]
+
+
 def never_started(played: Iterable[dict[str, Any]]) -> dict[str, int]:
     """The entries that never completed a handshake in any of their games, with how many games they had.
 

@@ -292,6 +292,17 @@ def test_three_shards_merged_give_the_standings_of_the_whole_league(played: Leag
     assert outcomes(merged) == outcomes(games_of(played.reference))
     assert standings(*dirs) == played.standings
     assert standings(dirs[2], dirs[0], dirs[1]) == played.standings  # in any order
+    assert league.missing_shards(dirs) == []
+    assert league.missing_shards([dirs[1]]) == ["1/3", "3/3"]
+    partial = subprocess.run(
+        command("standings", str(dirs[1])),
+        cwd=played.base,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "warning: shards 1/3, 3/3 are missing" in partial.stderr
 
 
 @pytest.mark.slow
