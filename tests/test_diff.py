@@ -212,7 +212,7 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
     assert len(differences) == int(table["total"][1])
     assert "trick empty" in result.output and "trump " in result.output
     html = page.read_text()
-    assert '"kind":"diff"' in html and "diff.js" not in html  # the script is written into the page
+    assert '"kind":"diff"' in html and "Decision diff" in html  # the page's script is written into it
     same = CliRunner().invoke(main, ["diff", HEURISTIC, "old", "--from", str(out), "--game", "match-0002"])
     assert same.exit_code == 0, same.output
     assert ": 1 games," in same.output and "no decision differs" in same.output

@@ -15,7 +15,12 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-STATIC = ("style.css", "viewer.js", "report.js")
+STATIC = ("style.css", "viewer.js", "report.js", "diff.js")
+_SCRIPTS = {  # the scripts of each kind of page, in order: the viewer first, the page's own after it
+    "report": ("viewer.js", "report.js"),
+    "replay": ("viewer.js", "report.js"),
+    "diff": ("viewer.js", "report.js", "diff.js"),
+}
 
 _ENV = jinja2.Environment(
     loader=jinja2.PackageLoader("rookarena.web", "templates"),
@@ -48,12 +53,13 @@ def _static(name: str) -> Markup:
 
 
 def render(data: Mapping[str, Any], title: str) -> str:
-    """The whole page: ``data`` is :func:`rookarena.web.model.report_data` or ``replay_data``."""
+    """The whole page: ``data`` is :func:`rookarena.web.model.report_data` or ``replay_data``, or
+    :func:`rookarena.web.diff.page_data`; each script draws the parts of its ``kind``."""
     template = _ENV.get_template("page.html.j2")
     return template.render(
         title=title,
         kind=data.get("kind", "report"),
         data=script_json(data),
         style=_static("style.css"),
-        scripts=[_static("viewer.js"), _static("report.js")],
+        scripts=[_static(name) for name in _SCRIPTS[data.get("kind", "report")]],
     )
