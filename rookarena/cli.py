@@ -495,6 +495,8 @@ def run(
         lock.release()
         raise click.ClickException(str(exc)) from None
     click.echo(f"results go to {out_dir}", err=True)
+    count = jobs or config.jobs
+    league.note_placement(out_dir, config.pin_cpus, workers.placement(config.pin_cpus, count) if count > 1 else None)
     todo = [game for game in games if game.game_id not in finished]
     progress = Progress(len(games), len(games) - len(todo), _finished_records(out_dir) if finished else None)
     sink = league.RecordSink(out_dir / league.GAMES_FILE)
@@ -508,7 +510,6 @@ def run(
     )
     progress.show()
     try:
-        count = jobs or config.jobs
         if count == 1:
             _run_trio(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
         else:

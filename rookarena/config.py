@@ -53,9 +53,11 @@ class LeagueConfig:
     entries: tuple[Entry, ...]
     source: str  # the file's text, copied into the results directory
     origin: str = ""  # the file it was read from
+    pin_cpus: str = "auto"  # keep each worker and its bots on one CPU: "auto", "on" or "off"
 
 
 FORMATS = ("round-robin", "gauntlet")
+PIN_CHOICES = ("auto", "on", "off")
 TOP_KEYS = (
     "name",
     "rules",
@@ -68,6 +70,7 @@ TOP_KEYS = (
     "faults",
     "withdraw_after",
     "limits",
+    "pin_cpus",
     "bots",
 )
 BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox")
@@ -232,6 +235,16 @@ class _Reader:
             else FaultPolicy.FORFEIT
         )
         withdraw = self.integer(top["withdraw_after"][1], "withdraw_after", 1) if "withdraw_after" in top else 3
+        pin = "auto"
+        if "pin_cpus" in top:
+            value = self.value(top["pin_cpus"][1])
+            pin = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            if pin not in PIN_CHOICES:
+                raise self.fail(
+                    top["pin_cpus"][1],
+                    "pin_cpus",
+                    f"expected auto, true or false, got {self._show(top['pin_cpus'][1])}",
+                )
         limits = self.limits(get("limits"), time)
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
@@ -251,6 +264,7 @@ class _Reader:
             limits=limits,
             entries=entries,
             source=text,
+            pin_cpus=pin,
         )
 
     def rules(self, pair: tuple[yaml.Node, yaml.Node] | None) -> tuple[str, Rules]:

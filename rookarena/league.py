@@ -28,6 +28,7 @@ from rookarena.tournament import Match, MatchConfig, Scheduled, schedule
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
 LOCK_FILE = ".lock"
+PLACEMENT = "placement"  # league.json's record of the CPUs the last run's workers were kept on
 
 
 class ResultsError(RookError):
@@ -142,6 +143,7 @@ def prepare(
         )
     if plan_path.exists():
         old, new = _read_meta(plan_path), json.loads(json.dumps(meta))
+        old.pop(PLACEMENT, None)  # where a run's workers ran never changes its games
         change = extension_problem(old, new) if resume else first_difference(old, new)
         if change is not None:
             raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
@@ -154,6 +156,14 @@ def prepare(
         plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
     return {record["game_id"] for record in finished if "game_id" in record}
+
+
+def note_placement(out_dir: pathlib.Path, pin: str, cpus: list[int] | None) -> None:
+    """Record in league.json how the run's workers were placed on CPUs (``cpus``: one per worker, or None)."""
+    path = out_dir / PLAN_FILE
+    meta = _read_meta(path)
+    meta[PLACEMENT] = {"pin_cpus": pin, "cpus": cpus}
+    path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
 def first_difference(old: Any, new: Any, where: str = "") -> str | None:
@@ -357,6 +367,7 @@ def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
         if meta_path.exists():
             meta = _read_meta(meta_path)
             meta.pop("shard", None)
+            meta.pop(PLACEMENT, None)
             if league is None:
                 league = (directory, meta)
             elif (change := first_difference(league[1], meta)) is not None:

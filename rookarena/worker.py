@@ -43,6 +43,12 @@ async def main() -> None:
     verbose = int(spec.get("verbose", 0))
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    cpu = spec.get("cpu")
+    if isinstance(cpu, int):
+        try:
+            os.sched_setaffinity(0, {cpu})  # inherited by every bot this worker starts
+        except OSError as exc:
+            logging.getLogger(__name__).warning("cannot keep this worker on CPU %d: %s", cpu, exc.strerror)
     config = loads(spec["text"], spec["origin"])
     planned = {game.game_id: game for game in plan(config)}  # planned once, for every unit to come
     log_dir = pathlib.Path(spec["log_dir"]) if spec["log_dir"] else None

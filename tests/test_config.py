@@ -128,6 +128,7 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("limits-files-few", with_bots("limits: {files: 3}\n"), 3, "limits.files", ("expected a whole number >= 16",)),
     ("limits-cpu-float", with_bots("limits: {cpu: 1.5}\n"), 3, "limits.cpu", ("whole number", "(seconds)")),
     ("withdraw-after-zero", with_bots("withdraw_after: 0\n"), 3, "withdraw_after", ("expected a whole number >= 1",)),
+    ("pin-cpus-word", with_bots("pin_cpus: sometimes\n"), 3, "pin_cpus", ("expected auto, true or false", "sometimes")),
     ("seed-negative", with_bots("seed: -1\n"), 3, "seed", ("expected a whole number >= 0", "-1")),
     ("jobs-zero", with_bots("jobs: 0\n"), 3, "jobs", ("expected a whole number >= 1", "got 0")),
     ("name-empty", HEAD.replace("name: test", "name: ''") + BOTS, 2, "name", ("expected a non-empty string",)),

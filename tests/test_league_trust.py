@@ -382,3 +382,19 @@ def test_a_league_whose_bot_never_started_is_an_error(tmp_path: pathlib.Path) ->
         "'ImportError: no module named strategy'" in result.stderr
     ), result.stderr
     assert_one_plain_line(result)
+
+
+@pytest.mark.slow
+def test_cpu_placement_is_recorded_and_never_blocks_a_resume(tmp_path: pathlib.Path) -> None:
+    bots = [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")]
+    config = write_config(tmp_path / "p.yaml", bots, games=4, jobs=2, pin_cpus="true")
+    out = tmp_path / "out"
+    assert rookarena("run", str(config), "--out", str(out), cwd=tmp_path).returncode == 0
+    placement = json.loads((out / "league.json").read_text())["placement"]
+    allowed = sorted(os.sched_getaffinity(0))
+    assert placement == {"pin_cpus": "on", "cpus": [allowed[0], allowed[1 % len(allowed)]]}
+    write_config(tmp_path / "p.yaml", bots, games=6, jobs=2, pin_cpus="false")
+    resumed = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads((out / "league.json").read_text())["placement"] == {"pin_cpus": "off", "cpus": None}
+    assert len(set(game_ids(out))) == 6
