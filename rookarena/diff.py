@@ -6,7 +6,8 @@ beside OLD's; the game goes on with OLD's action whatever NEW said. One process 
 programs (the team's first seat, 0 or 1, and its second, 2 or 3) for a whole pairing, as the referee
 runs them; a process that faults (timeout, crash, a broken protocol) is stopped, its seat's remaining
 decisions in that game are skipped, and a fresh one starts with the next game. An illegal answer is
-reported for its decision only: the game follows OLD's choice anyway, so the bot plays on.
+reported for its decision only: the game follows OLD's choice anyway, so the bot plays on. The view
+of a decision where NEW agreed with OLD is dropped once answered, so a long league fits in memory.
 """
 
 from __future__ import annotations
@@ -125,6 +126,8 @@ class Differ:
             detail = f"illegal: {reply.action!r} is not one of the legal actions ({shown})"
             self.answers.append(Answer(decision, reply.action, detail))
             return None
+        if reply.action == decision.old:  # the usual answer: its view is not shown, so it is not kept
+            decision = dataclasses.replace(decision, view={})
         self.answers.append(Answer(decision, reply.action))
         return None
 

@@ -186,6 +186,13 @@ def test_an_illegal_answer_is_a_fault_of_that_decision_only(played: tuple[pathli
     assert result.restarts == 0
 
 
+def test_a_bot_that_never_starts_has_every_decision_skipped(played: tuple[pathlib.Path, pathlib.Path]) -> None:
+    out, _ = played
+    result = run_diff(out, f"{sys.executable} {ROOT / 'tests' / 'bots' / 'bad_bot.py'} crash-start", limit=1)
+    assert result.answers and result.new_hello == ""
+    assert {a.fault for a in result.answers} == {"skipped: crash: at startup: exited with status 3"}
+
+
 @pytest.mark.slow
 def test_a_timeout_is_reported_and_the_bot_restarted(played: tuple[pathlib.Path, pathlib.Path]) -> None:
     out, _ = played
