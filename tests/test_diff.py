@@ -164,16 +164,21 @@ def test_one_process_plays_a_seat_across_games(played: tuple[pathlib.Path, pathl
 def test_a_crash_is_reported_at_its_decision_and_the_bot_restarted(played: tuple[pathlib.Path, pathlib.Path]) -> None:
     out, _ = played
     result = run_diff(out, variant("crash-at:5"), limit=2)
+    skipped = {}
     for gid in result.games:
         for seat in (0, 1, 2, 3):
             mine = [a for a in result.answers if a.decision.game_id == gid and a.decision.seat == seat]
             if not mine:
                 continue
+            skipped[(gid, seat)] = len(mine) - 5
             assert all(a.fault is None for a in mine[:4])
             assert mine[4].fault is not None and mine[4].fault.startswith("crash: ")
             assert "crashing as asked" in mine[4].fault
             assert all(a.fault is not None and a.fault.startswith("skipped: ") for a in mine[5:])
     assert result.restarts == 2  # both programs, for the second game
+    summary = diff_page.summarize(new="n", new_hello="", old="old", games=2, answers=result.answers)
+    assert {(gid, seat): n for gid, seat, n, _ in summary.skipped} == skipped
+    assert len(summary.faults) == len(skipped) == summary.counts[-1].faults
 
 
 def test_an_illegal_answer_is_a_fault_of_that_decision_only(played: tuple[pathlib.Path, pathlib.Path]) -> None:
@@ -212,7 +217,7 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
     lines = result.output.splitlines()
     assert lines[0].startswith(f"NEW {variant('lowest-lead')!r} (variant lowest-lead) against OLD 'old': {GAMES} games")
     table = {line.split()[0]: line.split()[1:] for line in lines[2:9]}
-    assert table["decision"] == ["asked", "differ", "faults"]
+    assert table["decision"] == ["asked", "differ", "faults", "skipped"]
     assert table["bid"][1] == table["discard"][1] == table["trump"][1] == table["follow"][1] == "0"
     assert int(table["lead"][1]) == int(table["total"][1]) > 0
     differences = [line for line in lines if line.startswith("game ") and "(lead): OLD 'play " in line]
@@ -296,17 +301,19 @@ def test_the_text_lists_each_difference_with_the_view() -> None:
     answers = [
         transcript.Answer(decision, "play ROOK"),
         transcript.Answer(other, None, "crash: exited with status 3"),
+        transcript.Answer(other, None, "skipped: NEW faulted earlier in this game (crash)"),
     ]
     summary = diff_page.summarize(new="new", new_hello="v 1", old="old", games=1, answers=answers)
-    assert [(c.kind, c.decisions, c.differ, c.faults) for c in summary.counts][-2:] == [
-        ("follow", 2, 1, 1),
-        ("total", 2, 1, 1),
+    assert [(c.kind, c.decisions, c.differ, c.faults, c.skipped) for c in summary.counts][-2:] == [
+        ("follow", 3, 1, 1, 1),
+        ("total", 3, 1, 1, 1),
     ]
     text = diff_page.text(summary)
     assert "game g-1 hand 3 trick 4 seat 2 (follow): OLD 'play R5', NEW 'play ROOK'" in text
     assert "hand R5 G9 ROOK; bid 85 by seat 2; trump G; trick 1:Y9; counters 10 to 25; scores 120 to -80" in text
     assert "game g-1 hand 3 trick 4 seat 0 (follow): OLD 'play R5', NEW crash: exited with status 3" in text
-    assert "1 decisions came after a fault of OLD's" in text
+    assert "game g-1 seat 0: 1 decisions: NEW faulted earlier in this game (crash)" in text
+    assert "2 decisions came after a fault of OLD's" in text
     data = diff_page.page_data(summary, {"g-1": {"game_id": "g-1"}})
     assert data["diff"]["differences"][0]["step"] == 40 and data["diff"]["differences"][0]["embedded"]
     assert list(data["records"]) == ["g-1"]

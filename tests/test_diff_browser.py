@@ -46,7 +46,8 @@ def test_the_diff_page_loads_offline_and_shows_the_counts(browser: Any, diff_pag
         ".map(tr => [...tr.children].map(c => c.textContent))"
     )
     assert counts == [
-        [c["kind"], str(c["decisions"]), str(c["differ"]), str(c["faults"])] for c in data["diff"]["counts"]
+        [c["kind"], str(c["decisions"]), str(c["differ"]), str(c["faults"]), str(c["skipped"])]
+        for c in data["diff"]["counts"]
     ]
     rows = browser.find_elements("css selector", "#diff-differences tbody tr")
     assert len(rows) == len(data["diff"]["differences"]) > 0

@@ -12,6 +12,7 @@ from typing import Any
 from rookarena.transcript import KINDS, Answer, Decision, DecisionKind
 
 EMBED_CAP = 200  # games embedded in the page for the viewer; the others are listed without a link
+SKIPPED = "skipped: "  # how the fault of a decision that was never asked begins (see rookarena.diff)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -19,7 +20,8 @@ class Count:
     kind: str
     decisions: int
     differ: int
-    faults: int  # NEW timed out, crashed, answered illegally, or was not asked after such a fault
+    faults: int  # NEW timed out, crashed, broke the protocol or answered illegally
+    skipped: int  # not asked: NEW had faulted earlier in the game at that seat, or never started
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -30,7 +32,8 @@ class Summary:
     games: int
     counts: tuple[Count, ...]  # one per kind, then the total
     differences: tuple[Answer, ...]
-    faults: tuple[Answer, ...]
+    faults: tuple[Answer, ...]  # the faults themselves (not the decisions skipped after them)
+    skipped: tuple[tuple[str, int, int, str], ...]  # (game, seat, decisions skipped, why), in order
     suspect: int  # decisions in which the record's action may be the referee's substitute, not OLD's
     restarts: int
 
@@ -39,19 +42,18 @@ def summarize(
     *, new: str, new_hello: str, old: str, games: int, answers: Sequence[Answer], restarts: int = 0
 ) -> Summary:
     counts = []
-    for kind in KINDS:
-        mine = [a for a in answers if a.decision.kind is kind]
-        counts.append(
-            Count(kind.value, len(mine), sum(a.differs for a in mine), sum(a.fault is not None for a in mine))
-        )
-    counts.append(
-        Count(
-            "total",
-            len(answers),
-            sum(a.differs for a in answers),
-            sum(a.fault is not None for a in answers),
-        )
-    )
+    for kind in (*KINDS, None):
+        mine = [a for a in answers if kind is None or a.decision.kind is kind]
+        skips = sum(_skipped(a) for a in mine)
+        faults = sum(a.fault is not None for a in mine) - skips
+        name = "total" if kind is None else kind.value
+        counts.append(Count(name, len(mine), sum(a.differs for a in mine), faults, skips))
+    skipped: dict[tuple[str, int], tuple[int, str]] = {}
+    for answer in answers:
+        if _skipped(answer):
+            place = (answer.decision.game_id, answer.decision.seat)
+            count, _ = skipped.get(place, (0, ""))
+            skipped[place] = (count + 1, str(answer.fault).removeprefix(SKIPPED))
     return Summary(
         new=new,
         new_hello=new_hello,
@@ -59,10 +61,15 @@ def summarize(
         games=games,
         counts=tuple(counts),
         differences=tuple(a for a in answers if a.differs),
-        faults=tuple(a for a in answers if a.fault is not None),
+        faults=tuple(a for a in answers if a.fault is not None and not _skipped(a)),
+        skipped=tuple((gid, seat, count, why) for (gid, seat), (count, why) in skipped.items()),
         suspect=sum(a.decision.suspect for a in answers),
         restarts=restarts,
     )
+
+
+def _skipped(answer: Answer) -> bool:
+    return answer.fault is not None and answer.fault.startswith(SKIPPED)
 
 
 def where(decision: Decision) -> str:
@@ -102,9 +109,9 @@ def text(summary: Summary) -> str:
     lines = [
         f"NEW {summary.new!r}{hello} against OLD {summary.old!r}: {summary.games} games, {total.decisions} decisions",
         "",
-        f"{'decision':<10}{'asked':>8}{'differ':>8}{'faults':>8}",
+        f"{'decision':<10}{'asked':>8}{'differ':>8}{'faults':>8}{'skipped':>9}",
     ]
-    lines += [f"{c.kind:<10}{c.decisions:>8}{c.differ:>8}{c.faults:>8}" for c in summary.counts]
+    lines += [f"{c.kind:<10}{c.decisions:>8}{c.differ:>8}{c.faults:>8}{c.skipped:>9}" for c in summary.counts]
     lines.append("")
     if not summary.differences:
         lines.append("no decision differs")
@@ -119,6 +126,10 @@ def text(summary: Summary) -> str:
         lines += ["", f"{len(summary.faults)} decisions NEW did not answer with a legal action:"]
     for answer in summary.faults:
         lines.append(f"{where(answer.decision)}: OLD {answer.decision.old!r}, NEW {answer.fault}")
+    if summary.skipped:
+        lines += ["", "decisions not asked:"]
+    for gid, seat, count, why in summary.skipped:
+        lines.append(f"game {gid} seat {seat}: {count} decisions: {why}")
     notes = []
     if summary.restarts:
         notes.append(f"NEW was started again {summary.restarts} times after a fault")
@@ -172,6 +183,7 @@ def page_data(
             "counts": [dataclasses.asdict(count) for count in summary.counts],
             "differences": [_answer(a, a.decision.game_id in keep) for a in summary.differences],
             "faults": [_answer(a, a.decision.game_id in keep) for a in summary.faults],
+            "skipped": [{"game": g, "seat": seat, "decisions": n, "why": why} for g, seat, n, why in summary.skipped],
             "suspect": summary.suspect,
             "restarts": summary.restarts,
         },

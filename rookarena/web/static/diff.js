@@ -28,12 +28,13 @@
   const total = d.counts[d.counts.length - 1];
   const facts = el("dl", { class: "facts" }, [
     ["NEW", `${d.new}${d.new_hello ? ` (${d.new_hello})` : ""}`], ["OLD", d.old], ["games", String(d.games)],
-    ["decisions asked", String(total.decisions)], ["different", String(total.differ)], ["faults", String(total.faults)],
+    ["decisions", String(total.decisions)], ["different", String(total.differ)], ["faults", String(total.faults)],
+    ["not asked", String(total.skipped)],
   ].map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   const counts = el("table", { id: "diff-counts", class: "diff-counts" },
-    el("thead", {}, el("tr", {}, ["decision", "asked", "differ", "faults"].map((h) => el("th", {}, h)))),
+    el("thead", {}, el("tr", {}, ["decision", "asked", "differ", "faults", "skipped"].map((h) => el("th", {}, h)))),
     el("tbody", {}, d.counts.map((c) => el("tr", { "data-kind": c.kind }, el("th", {}, c.kind),
-      el("td", { class: "num" }, c.decisions), el("td", { class: "num" }, c.differ), el("td", { class: "num" }, c.faults)))));
+      el("td", { class: "num" }, c.decisions), el("td", { class: "num" }, c.differ), el("td", { class: "num" }, c.faults), el("td", { class: "num" }, c.skipped)))));
   const notes = [];
   if (d.restarts) notes.push(el("p", { class: "help" }, `NEW was started again ${d.restarts} times after a fault.`));
   if (d.suspect) notes.push(el("p", { class: "help" }, `${d.suspect} decisions came after a fault of OLD's in their game (greyed): the recorded action may be the one the referee played in OLD's place.`));
@@ -47,6 +48,12 @@
   if (d.faults.length) {
     sections.push(el("section", { id: "diff-faults-section" }, el("h2", {}, `Decisions NEW did not answer legally (${d.faults.length})`),
       table("diff-faults", d.faults, "NEW", (row) => row.fault)));
+  }
+  if (d.skipped.length) {
+    sections.push(el("section", { id: "diff-skipped-section" }, el("h2", {}, "Decisions not asked"),
+      el("table", { id: "diff-skipped", class: "diff" }, el("thead", {}, el("tr", {}, ["game", "seat", "decisions", "why"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, d.skipped.map((s) => el("tr", {}, el("td", {}, s.game), el("td", { class: "num" }, s.seat),
+          el("td", { class: "num" }, s.decisions), el("td", {}, s.why)))))));
   }
   const e = data.embed;
   if (e.total > data.games.length) {
