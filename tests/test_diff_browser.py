@@ -66,6 +66,8 @@ def test_each_difference_opens_the_viewer_just_before_the_decision(
     assert browser.execute_script(f"return {board}.dataset.game") == first["game"]
     assert browser.execute_script(f"return {board}.dataset.step") == str(first["step"])
     assert browser.execute_script("return document.getElementById('seat-select').value") == str(first["seat"])
+    viewer_top = "return document.getElementById('viewer-section').getBoundingClientRect().top"
+    assert 0 <= browser.execute_script(viewer_top) < 50  # scrolled to the viewer
     note = browser.find_element("id", "diff-note")
     assert note.is_displayed() and first["old"] in note.text and first["new"] in note.text
     # Every difference: the viewer's next step is the seat's recorded action.

@@ -73,6 +73,7 @@
     const row = rows.find((r) => r.game === params.get("game") && String(r.step) === params.get("step") && String(r.seat) === params.get("seat"));
     note.hidden = !row;
     if (row) {
+      document.getElementById("viewer-section").scrollIntoView();
       note.replaceChildren(`${row.game}, hand ${row.hand}${row.trick === null ? "" : `, trick ${row.trick}`}: seat ${row.seat} (${row.kind}) is to act. OLD chose `,
         el("code", {}, row.old), row.fault ? `; NEW: ${row.fault}` : "; NEW would choose ", row.fault ? "" : el("code", {}, row.new),
         " (press → to see OLD's action).");
