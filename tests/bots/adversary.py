@@ -7,7 +7,7 @@ for the same requests). MARKER is ignored; tests put it on the command line to f
 Named modes instead of a seed (``adversary.py MODE RATE``) repeat one misbehaviour at every chance:
 ``empty-flood`` (after its hello, empty lines without end), ``stale-late`` (answers the previous
 request's id until past the deadline), ``future-id`` (after each reply, a reply for the next request, sent
-a little later).
+a little later), ``slow`` (answers right, after RATE seconds).
 """
 
 from __future__ import annotations
@@ -136,11 +136,14 @@ def main() -> None:
                 while time.monotonic() < end:
                     write(reply(message, request_id=previous))
                     time.sleep(0.001)
+            elif mode == "slow":  # a well-behaved bot that thinks for rate seconds
+                time.sleep(rate)
+                write(reply(message))
             elif mode == "future-id":
                 write(reply(message))
                 time.sleep(0.02)
                 write(reply(message, action="bid 999", request_id=message["id"] + 1))
-            elif mode not in ("stale-late", "future-id") and rng.random() < rate:
+            elif mode not in ("stale-late", "future-id", "slow") and rng.random() < rate:
                 misbehave(rng.choice(MOVES), message, deadline)
             else:
                 write(reply(message))
