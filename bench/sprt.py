@@ -17,8 +17,8 @@ Three parts, each printed as a table:
 3. **Bookkeeping.** What ``match --sprt`` spends on the test per finished pair (running sums), against
    recomputing the head-to-head over every record after each pair, as it did before.
 
-Run: ``python bench/sprt.py`` (about a minute: 200 runs a case, 300 real games), or ``--long`` (1000
-runs, 2000 real games: about 15 minutes on one core). ``--records DIR`` uses a match's games instead of
+Run: ``python bench/sprt.py`` (about two minutes: 200 runs a case, 300 real games), or ``--long`` (1000
+runs, 2000 real games: about ten minutes on one core). ``--records DIR`` uses a match's games instead of
 playing them. Run under ``nice -n 10`` on a shared machine.
 """
 
