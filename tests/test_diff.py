@@ -31,6 +31,7 @@ ROOT = pathlib.Path(__file__).parent.parent
 VARIANT = ROOT / "tests" / "bots" / "variant_bot.py"
 HEURISTIC = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'heuristic_bot.py'}"
 RANDOM = f"{sys.executable} -m rookarena bot random"
+RANDOM_PARTNER = f"{sys.executable} -m rookarena.randombot 4"  # the other packaged random bot
 GAMES = 4  # two duplicate deal pairs
 
 
@@ -40,9 +41,10 @@ def variant(rule: str, logs: pathlib.Path | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, pathlib.Path]:
-    """A match of OLD (the logging heuristic, team A) against the seeded random bot: the results and OLD's logs."""
+    """A match of OLD (the logging heuristic, team A) against the two seeded random bots (``rnd`` at team B's
+    first seat, ``rookarena-random`` at its second): the results and OLD's logs."""
     out, logs = tmp_path_factory.mktemp("match"), tmp_path_factory.mktemp("old-logs")
-    args = ["match", variant("same", logs), RANDOM, "--name-a", "old", "--name-b", "rnd"]
+    args = ["match", variant("same", logs), RANDOM, "--name-a", "old", "--name-b", "rnd", "--partner-b", RANDOM_PARTNER]
     result = CliRunner().invoke(main, [*args, "--games", str(GAMES), "--seed", "3", "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out, logs
@@ -52,10 +54,12 @@ def records_of(out: pathlib.Path) -> list[dict[str, Any]]:
     return list(records.read((out / "games.jsonl").read_text().splitlines()))
 
 
-def run_diff(out: pathlib.Path, new: str, old: str = "old", move: float = 1.0, limit: int | None = None) -> Diff:
+def run_diff(
+    out: pathlib.Path, new: str, old: str = "old", move: float = 1.0, limit: int | None = None, grace: float = 1.0
+) -> Diff:
     games = transcript.select(records_of(out), old, limit=limit)
     spec = BotSpec("new", command_of(new))
-    return trio.run(Differ(spec, old, TimeControl(move=move), Limits()).run, games)
+    return trio.run(Differ(spec, old, TimeControl(move=move), Limits(grace=grace)).run, games)
 
 
 def conversations(logs: pathlib.Path) -> dict[int, list[str]]:
@@ -123,11 +127,15 @@ def test_the_heuristic_against_itself_differs_nowhere(played: tuple[pathlib.Path
     assert {a.decision.kind for a in result.answers} == set(DecisionKind)
 
 
-def test_the_seeded_random_bot_against_itself_differs_nowhere(played: tuple[pathlib.Path, pathlib.Path]) -> None:
+def test_the_seeded_random_bots_against_themselves_differ_nowhere(played: tuple[pathlib.Path, pathlib.Path]) -> None:
     out, _ = played
+    assert [seats for r in records_of(out) for seats in [transcript.seats_of(r, "rnd")]] == [[1], [0], [1], [0]]
     same = run_diff(out, RANDOM, old="rnd")
     assert same.answers and not [a for a in same.answers if a.differs or a.fault]
-    other = run_diff(out, f"{RANDOM} --seed 7", old="rnd")  # the same bot seeded otherwise: not the same play
+    partner = run_diff(out, RANDOM_PARTNER, old="rookarena-random")
+    assert {a.decision.seat for a in partner.answers} == {2, 3}
+    assert partner.answers and not [a for a in partner.answers if a.differs or a.fault]
+    other = run_diff(out, f"{RANDOM} --seed 7", old="rnd", limit=1)  # the same bot seeded otherwise: not the same play
     assert len([a for a in other.answers if a.differs]) > 10
 
 
@@ -201,7 +209,7 @@ def test_a_bot_that_never_starts_has_every_decision_skipped(played: tuple[pathli
 @pytest.mark.slow
 def test_a_timeout_is_reported_and_the_bot_restarted(played: tuple[pathlib.Path, pathlib.Path]) -> None:
     out, _ = played
-    result = run_diff(out, variant("slow-at:2"), move=0.3, limit=2)
+    result = run_diff(out, variant("slow-at:2"), move=0.3, limit=2, grace=0.2)
     timeouts = [a for a in result.answers if a.fault is not None and a.fault.startswith("timeout: ")]
     assert len(timeouts) == 4  # each program's second request, in each game
     assert result.restarts == 2
