@@ -1,0 +1,134 @@
+"""Leagues of many bots: how the cost of a game, memory and start-up grow with the number of bots.
+
+For each size (by default 2, 8, 32 and 100 bots of the packaged random bot, 2 games a pairing, so 1,
+28, 496 and 4,950 pairings), runs ``rookarena run`` as a user does and prints: games, wall time, games/s,
+CPU seconds per game of the whole run (referee, workers and bots, from the kernel's accounting of the
+finished processes), peak resident memory of the parent and of the largest worker (VmHWM, sampled), and
+the time from the start to the first record in ``games.jsonl``. The goals (issue #13): CPU per game
+flat within 10% from 2 to 100 bots, first record under 1 s at any size, parent under 100 MB.
+
+Run it as ``python bench/scale.py [--sizes 2,8,32,100] [--games 2] [--jobs 2]``; it always exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def config_text(bots: int, games: int, jobs: int) -> str:
+    lines = [f"name: scale-{bots}", f"games: {games}", "seed: 1", f"jobs: {jobs}", "time: {move: 5}", "bots:"]
+    for index in range(bots):
+        lines += [
+            f"  - name: r{index:03d}",
+            f"    command: [{sys.executable}, -m, rookarena.randombot, '{index}']",
+            f"    env: {{PYTHONPATH: {ROOT}}}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def peak_kib(pid: int) -> int:
+    try:
+        for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def workers_of(pid: int) -> list[int]:
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if (
+                int(stat.rsplit(")", 1)[1].split()[1]) == pid
+                and b"rookarena.worker" in (entry / "cmdline").read_bytes()
+            ):
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def measure(bots: int, games: int, jobs: int, work: pathlib.Path) -> dict[str, float]:
+    config = work / f"scale-{bots}.yaml"
+    config.write_text(config_text(bots, games, jobs), encoding="utf-8")
+    out = work / f"out-{bots}"
+    records = out / "games.jsonl"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.monotonic()
+    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--format", "plain"]
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    first = parent = worker = 0.0
+    while proc.poll() is None:
+        if not first and records.exists() and records.stat().st_size > 0:
+            first = time.monotonic() - began
+        parent = max(parent, peak_kib(proc.pid))
+        for pid in workers_of(proc.pid):
+            worker = max(worker, peak_kib(pid))
+        time.sleep(0.05 if not first else 0.5)
+    wall = time.monotonic() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    played = sum(1 for line in records.read_text().splitlines() if line.strip()) if records.exists() else 0
+    return {
+        "bots": bots,
+        "games": played,
+        "wall": wall,
+        "rate": played / wall if wall else 0.0,
+        "cpu_per_game": cpu / played if played else 0.0,
+        "parent_mib": parent / 1024,
+        "worker_mib": worker / 1024,
+        "first": first,
+        "exit": proc.returncode,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sizes", default="2,8,32,100", help="numbers of bots, comma-separated")
+    parser.add_argument("--games", type=int, default=2, help="games a pairing (even)")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
+    work = pathlib.Path(tempfile.mkdtemp(prefix="rookarena-scale-"))
+    print(f"games a pairing {args.games}, jobs {args.jobs}, in {work}")
+    print(
+        f"{'bots':>5} {'games':>6} {'wall s':>8} {'games/s':>8} {'CPU ms/game':>12} {'parent MiB':>11} "
+        f"{'worker MiB':>11} {'first rec s':>12} {'exit':>5}"
+    )
+    rows = []
+    for bots in sizes:
+        row = measure(bots, args.games, args.jobs, work)
+        rows.append(row)
+        print(
+            f"{bots:>5} {row['games']:>6.0f} {row['wall']:>8.1f} {row['rate']:>8.2f} "
+            f"{row['cpu_per_game'] * 1000:>12.1f} {row['parent_mib']:>11.1f} {row['worker_mib']:>11.1f} "
+            f"{row['first']:>12.2f} {row['exit']:>5.0f}",
+            flush=True,
+        )
+    cpu = [row["cpu_per_game"] for row in rows if row["games"]]
+    if len(cpu) > 1:
+        print(f"CPU per game, largest over smallest size: {cpu[-1] / cpu[0]:.2f} (goal: within 1.10)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
