@@ -1064,7 +1064,9 @@ def diff_command(
     names = sorted({str(name) for record in found.records for name in record.get("seats") or []})
     if old not in names:
         shown = ", ".join(repr(name) for name in names)
-        raise click.BadParameter(f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}")
+        raise click.BadParameter(
+            f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
+        )
     games = transcript.select(found.records, old, set(wanted), limit)
     known = {transcript.game_id(record, index) for index, record in enumerate(found.records)}
     missing = [gid for gid in wanted if gid not in known]
@@ -1083,12 +1085,13 @@ def diff_command(
         bank=bank if bank is not None else float(settings.get("bank", 0.0)),
         startup=startup if startup is not None else float(settings.get("startup", 10.0)),
     )
+    for gid, record in games:  # every record must replay before any bot is started
+        try:
+            records.replay(record)
+        except RookError as exc:
+            raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
     spec = _spec(new_command, None, "new")
-    differ = Differ(spec, old, clock, Limits(startup=clock.startup))
-    try:
-        result = trio.run(differ.run, games)
-    except RookError as exc:
-        raise click.ClickException(str(exc)) from None
+    result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup)).run, games)
     summary = diff_page.summarize(
         new=result.new,
         new_hello=result.new_hello,

@@ -247,6 +247,19 @@ def test_the_command_refuses_an_unknown_bot_or_game(played: tuple[pathlib.Path, 
     assert result.exit_code == 2 and "no game 'match-9999'" in result.output
 
 
+def test_the_command_refuses_a_record_that_does_not_replay(
+    played: tuple[pathlib.Path, pathlib.Path], tmp_path: pathlib.Path
+) -> None:
+    out, _ = played
+    games = records_of(out)
+    games[1]["hands"][0]["tricks"][0]["winner"] = (games[1]["hands"][0]["tricks"][0]["winner"] + 1) % 4
+    (tmp_path / "games.jsonl").write_text("".join(records.dumps(record) + "\n" for record in games))
+    result = CliRunner().invoke(main, ["diff", HEURISTIC, "old", "--from", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: game 'match-0002' does not replay: hands[0].tricks[0].winner: ")
+    assert "Traceback" not in result.output
+
+
 # -- the pure part -------------------------------------------------------------------------------------
 
 
