@@ -48,7 +48,6 @@ class Differ:
         self.answers: list[Answer] = []
         self.hello = ""
         self.restarts = 0
-        self.started = 0
 
     async def run(self, games: Sequence[tuple[str, Mapping[str, Any]]]) -> Diff:
         """Replay ``games`` (game id, record), grouped so that one pairing's games share processes."""
@@ -141,7 +140,6 @@ class Differ:
             self.restarts += 1
         proc = BotProcess(self.spec, f"{self.spec.name}#{program}", None, self.limits)
         self.procs[program] = proc
-        self.started += 1
         fault = await proc.start(nursery)
         if fault is not None:
             await proc.stop()
