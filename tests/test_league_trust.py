@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shutil
 import signal
 import subprocess
 import sys
@@ -398,3 +399,30 @@ def test_cpu_placement_is_recorded_and_never_blocks_a_resume(tmp_path: pathlib.P
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads((out / "league.json").read_text())["placement"] == {"pin_cpus": "off", "cpus": None}
     assert len(set(game_ids(out))) == 6
+
+
+@pytest.mark.slow
+def test_the_demo_killed_and_resumed_prints_the_table_of_a_whole_run(tmp_path: pathlib.Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed (the demo plays the Node sample bot)")
+
+    def run(out: pathlib.Path, *extra: str) -> subprocess.Popen[str]:
+        command = [sys.executable, "-m", "rookarena", "run", "configs/demo.yaml", "--out", str(out), *extra]
+        return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+
+    whole = run(tmp_path / "whole")
+    expected, err = whole.communicate(timeout=300)
+    assert whole.returncode == 0, err
+    out = tmp_path / "killed"
+    killed = run(out)
+    deadline = time.monotonic() + 120
+    while not (out / "games.jsonl").exists() or len(game_ids(out)) < 5:
+        assert time.monotonic() < deadline and killed.poll() is None
+        time.sleep(0.02)
+    killed.kill()  # kill -9 of the referee, mid-league
+    killed.communicate(timeout=60)
+    assert len(game_ids(out)) < 24
+    resumed = run(out, "--resume")
+    table, err = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, err
+    assert table.replace(str(out), "OUT") == expected.replace(str(tmp_path / "whole"), "OUT")
