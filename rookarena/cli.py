@@ -1055,7 +1055,7 @@ def diff_command(
     import json  # noqa: PLC0415
 
     from rookarena import __version__, transcript  # noqa: PLC0415
-    from rookarena.diff import Differ  # noqa: PLC0415
+    from rookarena.diff import Differ, run_starts  # noqa: PLC0415
     from rookarena.web import diff as diff_page  # noqa: PLC0415
     from rookarena.web import page  # noqa: PLC0415
 
@@ -1091,7 +1091,8 @@ def diff_command(
         except RookError as exc:
             raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
     spec = _spec(new_command, None, "new")
-    result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup)).run, games)
+    starts = run_starts([pathlib.Path(d) for d in directories], old, [gid for gid, _ in games])
+    result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup), starts).run, games)
     summary = diff_page.summarize(
         new=result.new,
         new_hello=result.new_hello,

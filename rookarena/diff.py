@@ -5,7 +5,11 @@ For every game, NEW plays each seat OLD held: it is sent exactly the lines OLD's
 beside OLD's; the game goes on with OLD's action whatever NEW said. One process plays each of OLD's
 programs (the team's first seat, 0 or 1, and its second, 2 or 3) for a whole pairing, as the referee
 runs them; a process that faults (timeout, crash, a broken protocol) is stopped, its seat's remaining
-decisions in that game are skipped, and a fresh one starts with the next game. An illegal answer is
+decisions in that game are skipped, and a fresh one starts with the next game. Where the results hold
+the bots' stderr logs, their names say which games each of the referee's runs began with (a league may
+cut a pairing into several), and NEW's processes are ended with ``bye`` and started again there too; a
+program whose process OLD lost in a game (a crash) starts again for the next one, as the referee's did.
+An illegal answer is
 reported for its decision only: the game follows OLD's choice anyway, so the bot plays on. The view
 of a decision where NEW agreed with OLD is dropped once answered, so a long league fits in memory.
 """
@@ -13,15 +17,18 @@ of a decision where NEW agreed with OLD is dropped once answered, so a long leag
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import pathlib
+import re
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import trio
 
 from rookarena.bots import BotProcess, BotSpec, Fault, Limits
+from rookarena.names import safe_file_name
 from rookarena.protocol import bye_message
 from rookarena.referee import TimeControl
-from rookarena.transcript import Answer, Decision, News, script, seats_of, unit_of
+from rookarena.transcript import Answer, Decision, News, died, script, seats_of, unit_of
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -39,11 +46,14 @@ class Diff:
 class Differ:
     """Runs NEW through OLD's games; one instance per diff."""
 
-    def __init__(self, spec: BotSpec, old: str, time: TimeControl, limits: Limits) -> None:
+    def __init__(
+        self, spec: BotSpec, old: str, time: TimeControl, limits: Limits, starts: Collection[str] = ()
+    ) -> None:
         self.spec = spec
         self.old = old
         self.time = time
         self.limits = limits
+        self.starts = frozenset(starts)  # games that began a run of the referee's (see :func:`run_starts`)
         self.procs: dict[int, BotProcess] = {}  # by program: 0 for a team's first seat, 1 for its second
         self.answers: list[Answer] = []
         self.hello = ""
@@ -54,12 +64,18 @@ class Differ:
         async with trio.open_nursery() as nursery:
             try:
                 unit: object = None
+                lost: list[int] = []  # programs whose process OLD lost in the game before
                 for gid, record in games:
                     key = unit_of(record)
-                    if key != unit:
+                    if key != unit or gid in self.starts:
                         await self._stop_all()
                         unit = key
+                    for program in lost:
+                        proc = self.procs.pop(program, None)
+                        if proc is not None:
+                            await proc.stop()
                     await self._game(nursery, gid, record)
+                    lost = [seat // 2 for seat in seats_of(record, self.old) if died(record, seat)]
             finally:
                 with trio.CancelScope(shield=True):
                     await self._stop_all()
@@ -163,3 +179,26 @@ class Differ:
 def _with_stderr(text: str, proc: BotProcess) -> str:
     lines = proc.stderr_tail.decode(errors="replace").strip().splitlines()
     return f"{text}; its stderr ended with {lines[-1][:200]!r}" if lines else text
+
+
+_NUMBERED = re.compile(r"^(?P<match>.+)-(?P<number>\d{4,})$")
+
+
+def run_starts(directories: Sequence[pathlib.Path], old: str, games: Sequence[str]) -> set[str]:
+    """The games of ``games`` that began one of the referee's runs of OLD's processes: the referee names
+    each process's stderr log ``OLD-MATCH-gFIRST-sSLOT.stderr.log``, FIRST the number of the run's first game."""
+    names: set[str] = set()
+    for directory in directories:
+        for folder in (directory, directory / "logs"):
+            if folder.is_dir():
+                names.update(path.name for path in folder.glob("*.stderr.log"))
+    out = set()
+    for gid in games:
+        found = _NUMBERED.match(gid)
+        if found is None:
+            continue
+        number = int(found["number"])
+        stems = (f"{old}-{found['match']}-g{number}-s{slot}" for slot in range(4))
+        if any(safe_file_name(stem, ".stderr.log") in names for stem in stems):
+            out.add(gid)
+    return out

@@ -122,6 +122,23 @@ def playable(record: Mapping[str, Any]) -> bool:
     return "bots" in record and not (record.get("forfeit") and not record.get("hands"))
 
 
+# The faults after which the referee's process of a bot is gone (it is started again for its next game);
+# the referee's notes on how a bot exited at the end of a run are not among them.
+_FATAL = frozenset({"crash", "malformed", "protocol", "limit"})
+_AT_EXIT = ("did not exit within", "exited leaving")
+
+
+def died(record: Mapping[str, Any], seat: int) -> bool:
+    """Whether the process playing ``seat`` was lost during the game (a crash, a broken protocol, a limit):
+    the referee starts that program again for its next game, so its next process starts from a hello."""
+    return any(
+        fault.get("seat") == seat
+        and fault.get("kind") in _FATAL
+        and not str(fault.get("detail", "")).startswith(_AT_EXIT)
+        for fault in record.get("faults") or []
+    )
+
+
 def unit_of(record: Mapping[str, Any]) -> tuple[Any, ...]:
     """The run of games the referee played with one set of bot processes: a league's (or match's) pairing."""
     league = record.get("league") or {}

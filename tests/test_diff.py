@@ -169,6 +169,44 @@ def test_one_process_plays_a_seat_across_games(played: tuple[pathlib.Path, pathl
     assert result.restarts == 0
 
 
+def test_new_gets_a_fresh_process_where_the_referee_started_one(tmp_path: pathlib.Path) -> None:
+    """A league that cut its pairing into two runs, and an OLD that crashed in the first game of each
+    (under faults: substitute the games go on): NEW's processes begin and end where OLD's did, and each
+    process of OLD's that lived to the end of its run was sent exactly what the NEW process in its place was."""
+    old_logs, new_logs = tmp_path / "old", tmp_path / "new"
+    old_logs.mkdir()
+    new_logs.mkdir()
+    config = tmp_path / "league.yaml"
+    old = [sys.executable, str(VARIANT), "crash-first:20", str(old_logs)]
+    bots = [{"name": "old", "command": old}, {"name": "rnd", "command": command_of(RANDOM)}]
+    settings = {"name": "split", "games": 4, "seed": 2, "jobs": 2, "faults": "substitute", "bots": bots}
+    config.write_text(json.dumps({**settings, "time": {"move": 0.8, "startup": 10, "bank": 0}}))
+    out = tmp_path / "results"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    played = sorted(records_of(out), key=lambda record: str(record["game_id"]))
+    lost = [[transcript.died(r, seat) for seat in transcript.seats_of(r, "old")] for r in played]
+    assert lost == [[True, True], [False, False]] * 2  # the first game of each run (its seats 0 and 2)
+    diff = CliRunner().invoke(main, ["diff", variant("same", new_logs), "old", "--from", str(out)])
+    assert diff.exit_code == 0, diff.output
+
+    def lives(logs: pathlib.Path) -> list[tuple[str, list[str]]]:
+        out = []
+        for path in logs.glob("*.log"):
+            received = [line[2:] for line in path.read_text().splitlines() if line.startswith("< ")]
+            out.append((next(json.loads(line)["game"] for line in received if '"type":"game"' in line), received))
+        return sorted(out)
+
+    old_lives, new_lives = lives(old_logs), lives(new_logs)
+    starts = ["old-vs-rnd-0001", "old-vs-rnd-0002", "old-vs-rnd-0003", "old-vs-rnd-0004"]
+    assert [first for first, _ in new_lives] == [first for first, _ in old_lives] == sorted(starts * 2)
+    survivors = [i for i, (first, _) in enumerate(old_lives) if not first.endswith(("0001", "0003"))]
+    assert len(survivors) == 4
+    for i in survivors:
+        assert new_lives[i] == old_lives[i]
+    assert diff.output.count("skipped") == 1  # the column: NEW itself never failed
+
+
 def test_a_crash_is_reported_at_its_decision_and_the_bot_restarted(played: tuple[pathlib.Path, pathlib.Path]) -> None:
     out, _ = played
     result = run_diff(out, variant("crash-at:5"), limit=2)

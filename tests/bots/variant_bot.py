@@ -5,6 +5,7 @@ Usage: variant_bot.py RULE [LOG_DIR]. RULE is one of
     same            the sample heuristic bot's decisions (sample_bots/python/heuristic_bot.py)
     lowest-lead     the same, except that it always leads its lowest card (see :func:`lowest`)
     crash-at:N      the same, until its N-th request, when it writes a line to stderr and exits with 3
+    crash-first:N   the same as crash-at:N, but only in its process's first game, and only at seat 0 or 2
     slow-at:N       the same, until its N-th request, which it answers only after 3 seconds
     illegal-at:N    the same, except that it answers its N-th request with 'play B99'
     history         the same, except that it leads its lowest card from its second game on (it counts the
@@ -62,6 +63,7 @@ def main() -> None:
     rules = heuristic.TOURNAMENT
     rule, _, at = RULE.partition(":")
     requests = games = 0
+    opener = False  # its first game has it at seat 0 or 2
     for line in sys.stdin:
         log("<", line.rstrip("\n"))
         if not line.strip():
@@ -73,6 +75,8 @@ def main() -> None:
         elif kind == "game":
             rules = message["rules"]
             games += 1
+            if games == 1:
+                opener = message["seat"] % 2 == 0
         elif kind == "act":
             requests += 1
             action = heuristic.decide(message, rules)
@@ -81,7 +85,7 @@ def main() -> None:
             if leading and (rule == "lowest-lead" or (rule == "history" and games >= 2)):
                 action = lowest(message["legal"], rules)
             if at and requests == int(at):
-                if rule == "crash-at":
+                if rule == "crash-at" or (rule == "crash-first" and games == 1 and opener):
                     print("variant_bot: crashing as asked", file=sys.stderr, flush=True)
                     sys.exit(3)
                 if rule == "slow-at":
