@@ -2,16 +2,17 @@
 
 For every game, NEW plays each seat OLD held: it is sent exactly the lines OLD's seat was sent
 (:func:`rookarena.transcript.script`), and at each of OLD's decisions its answer is taken and kept
-beside OLD's; the game goes on with OLD's action whatever NEW said. One process plays each of OLD's
-programs (the team's first seat, 0 or 1, and its second, 2 or 3) for a whole pairing, as the referee
-runs them; a process that faults (timeout, crash, a broken protocol) is stopped, its seat's remaining
-decisions in that game are skipped, and a fresh one starts with the next game. Where the results hold
-the bots' stderr logs, their names say which games each of the referee's runs began with (a league may
-cut a pairing into several), and NEW's processes are ended with ``bye`` and started again there too; a
-program whose process OLD lost in a game (a crash) starts again for the next one, as the referee's did.
-An illegal answer is
-reported for its decision only: the game follows OLD's choice anyway, so the bot plays on. The view
-of a decision where NEW agreed with OLD is dropped once answered, so a long league fits in memory.
+beside OLD's; the game goes on with OLD's action whatever NEW said.
+
+NEW's processes live as OLD's did. One plays each of OLD's programs (a team's first seat, 0 or 1, and
+its second, 2 or 3) through one of the referee's runs of games and is sent ``bye`` at its end: a
+pairing, or the runs the bots' stderr logs name (:func:`run_starts`). A program whose process OLD lost
+in a game (a crash) gets a fresh one for the next game, as the referee started OLD again.
+
+A NEW process that faults (timeout, crash, a broken protocol) is stopped, its seat's remaining decisions
+in that game are skipped, and a fresh one starts with the next game. An illegal answer is reported for
+its decision only: the game follows OLD's choice anyway, so the bot plays on. The view of a decision
+where NEW agreed with OLD is dropped once answered, so a long league fits in memory.
 """
 
 from __future__ import annotations
