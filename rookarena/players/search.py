@@ -46,6 +46,8 @@ SAMPLE_TRIES = 8
 # The nest is planned once for all its decisions (a discard for each card, and trump): it gets this
 # many decisions' worth of playouts.
 NEST_BUDGET = 3
+# The simulated counters of a hand in the auction get this many decisions' worth of playouts.
+BID_BUDGET = 1
 # In the play, with this many cards or fewer in hand the rest of each deal is solved exactly
 # (alpha-beta over every hand) instead of played out.
 EXACT = 3
@@ -64,6 +66,8 @@ class Settings:
     bidder_trumps: float = BIDDER_TRUMPS
     prior: float = PRIOR
     exact: int = EXACT
+    nest_budget: int = NEST_BUDGET
+    bid_budget: int = BID_BUDGET
 
 
 def settings_for(level: int | None = None, playouts: int | None = None) -> Settings:
@@ -178,7 +182,7 @@ class SearchPlayer:
         deck, seat = self.deck, view["seat"]
         hand: list[str] = view["hand"]
         leader = deck.first_leader(view["dealer"], seat)
-        worlds = max(1, self.settings.playouts // len(COLORS))
+        worlds = max(1, self.settings.bid_budget * self.settings.playouts // len(COLORS))
         by_trump: list[list[tuple[tuple[int, int], int, int]]] = [[] for _ in COLORS]
         cards = heuristic.Cards(self.rules_map)
         for _ in range(worlds):
@@ -241,7 +245,7 @@ class SearchPlayer:
         leader = deck.first_leader(view["dealer"], seat)
         bid: int = view["high_bid"]
         totals = [0.0] * len(plans)
-        worlds = max(1, NEST_BUDGET * self.settings.playouts // len(plans))
+        worlds = max(1, self.settings.nest_budget * self.settings.playouts // len(plans))
         for _ in range(worlds):
             held = sample(knowledge, rng)
             seed = rng.random()
