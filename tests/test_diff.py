@@ -33,6 +33,7 @@ HEURISTIC = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'heuristic_bot
 RANDOM = f"{sys.executable} -m rookarena bot random"
 RANDOM_PARTNER = f"{sys.executable} -m rookarena.randombot 4"  # the other packaged random bot
 GAMES = 4  # two duplicate deal pairs
+MOVE = 5.0  # seconds a decision: far more than any of these bots needs, however busy the machine
 
 
 def variant(rule: str, logs: pathlib.Path | None = None) -> str:
@@ -45,7 +46,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, path
     first seat, ``rookarena-random`` at its second): the results and OLD's logs."""
     out, logs = tmp_path_factory.mktemp("match"), tmp_path_factory.mktemp("old-logs")
     args = ["match", variant("same", logs), RANDOM, "--name-a", "old", "--name-b", "rnd", "--partner-b", RANDOM_PARTNER]
-    result = CliRunner().invoke(main, [*args, "--games", str(GAMES), "--seed", "3", "--out", str(out)])
+    options = ["--games", str(GAMES), "--seed", "3", "--move-time", str(MOVE), "--out", str(out)]
+    result = CliRunner().invoke(main, [*args, *options])
     assert result.exit_code == 0, result.output
     return out, logs
 
@@ -55,7 +57,7 @@ def records_of(out: pathlib.Path) -> list[dict[str, Any]]:
 
 
 def run_diff(
-    out: pathlib.Path, new: str, old: str = "old", move: float = 1.0, limit: int | None = None, grace: float = 1.0
+    out: pathlib.Path, new: str, old: str = "old", move: float = MOVE, limit: int | None = None, grace: float = 1.0
 ) -> Diff:
     games = transcript.select(records_of(out), old, limit=limit)
     spec = BotSpec("new", command_of(new))
@@ -180,7 +182,7 @@ def test_new_gets_a_fresh_process_where_the_referee_started_one(tmp_path: pathli
     old = [sys.executable, str(VARIANT), "crash-first:20", str(old_logs)]
     bots = [{"name": "old", "command": old}, {"name": "rnd", "command": command_of(RANDOM)}]
     settings = {"name": "split", "games": 4, "seed": 2, "jobs": 2, "faults": "substitute", "bots": bots}
-    config.write_text(json.dumps({**settings, "time": {"move": 0.8, "startup": 10, "bank": 0}}))
+    config.write_text(json.dumps({**settings, "time": {"move": MOVE, "startup": 10, "bank": 0}}))
     out = tmp_path / "results"
     result = CliRunner().invoke(main, ["run", str(config), "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -247,7 +249,7 @@ def test_a_bot_that_never_starts_has_every_decision_skipped(played: tuple[pathli
 @pytest.mark.slow
 def test_a_timeout_is_reported_and_the_bot_restarted(played: tuple[pathlib.Path, pathlib.Path]) -> None:
     out, _ = played
-    result = run_diff(out, variant("slow-at:2"), move=0.3, limit=2, grace=0.2)
+    result = run_diff(out, variant("slow-at:2"), move=1.0, limit=2, grace=0.2)
     timeouts = [a for a in result.answers if a.fault is not None and a.fault.startswith("timeout: ")]
     assert len(timeouts) == 4  # each program's second request, in each game
     assert result.restarts == 2
@@ -258,7 +260,8 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
 ) -> None:
     out, _ = played
     page = tmp_path / "diff.html"
-    result = CliRunner().invoke(main, ["diff", variant("lowest-lead"), "old", "--from", str(out), "-o", str(page)])
+    args = ["diff", variant("lowest-lead"), "old", "--from", str(out), "--move-time", str(MOVE), "-o", str(page)]
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith(f"NEW {variant('lowest-lead')!r} (variant lowest-lead) against OLD 'old': {GAMES} games")
@@ -271,7 +274,8 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
     assert "trick empty" in result.output and "trump " in result.output
     html = page.read_text()
     assert '"kind":"diff"' in html and "Decision diff" in html  # the page's script is written into it
-    same = CliRunner().invoke(main, ["diff", HEURISTIC, "old", "--from", str(out), "--game", "match-0002"])
+    args = ["diff", HEURISTIC, "old", "--from", str(out), "--game", "match-0002", "--move-time", str(MOVE)]
+    same = CliRunner().invoke(main, args)
     assert same.exit_code == 0, same.output
     assert ": 1 games," in same.output and "no decision differs" in same.output
 

@@ -25,10 +25,11 @@ def diff_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[pathlib.Path, d
     out = tmp_path_factory.mktemp("match")
     runner = CliRunner()
     args = ["match", f"{VARIANT} same", f"{sys.executable} -m rookarena bot random", "--name-a", "old"]
-    result = runner.invoke(main, [*args, "--games", "2", "--seed", "5", "--out", str(out)])
+    result = runner.invoke(main, [*args, "--games", "2", "--seed", "5", "--move-time", "5", "--out", str(out)])
     assert result.exit_code == 0, result.output
     path = out / "diff.html"
-    result = runner.invoke(main, ["diff", f"{VARIANT} lowest-lead", "old", "--from", str(out), "-o", str(path)])
+    args = ["diff", f"{VARIANT} lowest-lead", "old", "--from", str(out), "--move-time", "5", "-o", str(path)]
+    result = runner.invoke(main, args)
     assert result.exit_code == 0, result.output
     text = path.read_text(encoding="utf-8")
     start = text.index('id="rookarena-data">') + len('id="rookarena-data">')
