@@ -13,6 +13,7 @@ Run it as ``python bench/scale.py [--sizes 2,8,32,100] [--games 2] [--jobs 2]``;
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import resource
@@ -101,11 +102,48 @@ def measure(bots: int, games: int, jobs: int, work: pathlib.Path) -> dict[str, f
     }
 
 
+def standings_memory(games: int, work: pathlib.Path, source: pathlib.Path) -> tuple[int, float, float]:
+    """Peak memory (MiB) and time of `rookarena standings` over ``games`` records, made by copying the
+    records of ``source`` under new game ids and deal numbers (so that every copy is a game of its own and
+    duplicate pairs stay pairs)."""
+    out = work / "standings"
+    out.mkdir(exist_ok=True)
+    lines = [line for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
+    with (out / "games.jsonl").open("w", encoding="utf-8") as stream:
+        for copy in range(-(-games // len(lines))):
+            for line in lines:
+                record = json.loads(line)
+                record["game_id"] = f"{record['game_id']}-c{copy}"
+                if "league" in record:
+                    record["league"]["deal"] += copy * 100_000
+                stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+    written = sum(1 for _ in (out / "games.jsonl").open())
+    # A fresh process that runs the command and reports its child's peak alone (this one's children include
+    # the leagues above).
+    probe = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    began = time.monotonic()
+    peak = subprocess.run(
+        [sys.executable, "-c", probe, sys.executable, "-m", "rookarena", "standings", str(out)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    ).stdout
+    seconds = time.monotonic() - began
+    return written, int(peak) / 1024, seconds
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", default="2,8,32,100", help="numbers of bots, comma-separated")
     parser.add_argument("--games", type=int, default=2, help="games a pairing (even)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--standings", type=int, default=0, help="also time `rookarena standings` over this many records (copies)"
+    )
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     work = pathlib.Path(tempfile.mkdtemp(prefix="rookarena-scale-"))
@@ -127,6 +165,10 @@ def main() -> int:
     cpu = [row["cpu_per_game"] for row in rows if row["games"]]
     if len(cpu) > 1:
         print(f"CPU per game, largest over smallest size: {cpu[-1] / cpu[0]:.2f} (goal: within 1.10)")
+    if args.standings:
+        source = work / f"out-{sizes[-1]}" / "games.jsonl"
+        written, peak, seconds = standings_memory(args.standings, work, source)
+        print(f"rookarena standings over {written} records: peak {peak:.1f} MiB, {seconds:.1f} s (goal: under 100 MB)")
     return 0
 
 

@@ -12,7 +12,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import click
@@ -31,6 +31,7 @@ from rookarena.records import derive_seed
 from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
 from rookarena.simulate import random_game, summarize
+from rookarena.standings import GameResult, Record
 from rookarena.tournament import Match, MatchConfig
 
 
@@ -531,13 +532,14 @@ def run(
         lock.release()
     progress.finish()
     try:
-        played = league.merge([out_dir])  # the same records, read the same way, as `rookarena standings`
+        merged = league.merge_results([out_dir])  # read the same way as `rookarena standings` reads them
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     summary = progress.summary(out_dir / "logs")
     if summary:
         click.echo(summary, err=True)
-    silent = league.never_started(played)
+    click.echo(write_standings(out_dir, merged.games, fmt, wide))
+    silent = merged.never_started
     if silent:
         for name, count in sorted(silent.items()):
             tail = _last_log_line(out_dir / "logs", name)
@@ -545,7 +547,6 @@ def run(
             click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
         raise SystemExit(1)
-    click.echo(write_standings(out_dir, played, fmt, wide))
 
 
 @main.command("standings")
@@ -558,7 +559,7 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
     """Print the standings of one results directory, or of several (shards) merged."""
     paths = [pathlib.Path(d) for d in directories]
     try:
-        played = league.merge(paths)
+        played = league.merge_results(paths).games
         missing = league.missing_shards(paths)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
@@ -635,11 +636,12 @@ def _last_log_line(logs: pathlib.Path, name: str) -> str:
     return ""
 
 
-def _finished_records(out_dir: pathlib.Path) -> list[dict[str, Any]]:
+def _finished_records(out_dir: pathlib.Path) -> Iterator[dict[str, Any]]:
+    """The finished games' records, one at a time (for the faults counted so far)."""
     try:
-        return league.read_games(out_dir / league.GAMES_FILE)
+        yield from league.each_record(out_dir / league.GAMES_FILE)
     except RookError:
-        return []
+        return
 
 
 _STOPPING = [False]  # a stop was asked for: further signals are taken as counted, never as an abrupt end
@@ -677,12 +679,12 @@ def _first_error(error: BaseException) -> str:
     return str(error)
 
 
-def render_standings(played: list[dict[str, Any]], fmt: str, wide: bool = False) -> str:
+def render_standings(played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
     """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
     return results.standings_text(played, fmt, wide=wide, width=_columns())
 
 
-def write_standings(out_dir: pathlib.Path, played: list[dict[str, Any]], fmt: str, wide: bool = False) -> str:
+def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
     """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text shown."""
     return results.write(out_dir, played, fmt, wide=wide, width=_columns())
 
@@ -715,12 +717,12 @@ class Progress:
     """Games done of total, elapsed time, rate, ETA and faults on one line of stderr (a line per 10% when not a
     terminal); each fault on a line of its own as it happens, and a summary of them per bot at the end."""
 
-    def __init__(self, total: int, done: int, earlier: list[dict[str, Any]] | None = None) -> None:
+    def __init__(self, total: int, done: int, earlier: Iterable[dict[str, Any]] | None = None) -> None:
         self.total, self.done, self.start_done = total, done, done
-        self.faults = sum(len(record.get("faults", [])) for record in earlier or [])
+        self.faults = 0
         self.by_bot: dict[str, dict[str, tuple[int, str]]] = {}  # bot → kind → (count, first message)
         for record in earlier or []:
-            self._count(record)
+            self.faults += len(self._count(record))
         self.started = time.monotonic()
         self.tty = sys.stderr.isatty()
         self.last_decile = -1

@@ -15,7 +15,7 @@ import fcntl
 import json
 import os
 import pathlib
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from typing import IO, Any
 
 import trio
@@ -23,6 +23,7 @@ import trio
 from rookarena import records
 from rookarena.config import Entry, LeagueConfig, as_mapping
 from rookarena.errors import RookError
+from rookarena.standings import GameResult, game_result
 from rookarena.tournament import Match, MatchConfig, Scheduled, schedule
 
 GAMES_FILE = "games.jsonl"
@@ -147,7 +148,7 @@ def prepare(
         change = extension_problem(old, new) if resume else first_difference(old, new)
         if change is not None:
             raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
-    finished = read_games(games_path, repair=write)  # a record cut short by a crash is never kept
+    finished = finished_ids(games_path, repair=write)  # a record cut short by a crash is never kept
     if finished and not resume:
         raise ResultsError(
             f"{out_dir} already holds {len(finished)} games: add --resume to continue, or use another --out"
@@ -155,7 +156,31 @@ def prepare(
     if write:
         plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
-    return {record["game_id"] for record in finished if "game_id" in record}
+    return finished
+
+
+def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
+    """The game ids of ``games.jsonl``, read one record at a time; a last line cut short by a crash is
+    dropped (and, with ``repair``, cut from the file so appends start on a clean line)."""
+    if not path.exists():
+        return set()
+    ids: set[str] = set()
+    good = 0
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, 1):
+            try:
+                record = records.loads(line.decode("utf-8")) if line.strip() else None
+            except (UnicodeDecodeError, RookError) as exc:
+                if line.endswith(b"\n"):
+                    raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
+                break
+            if record is not None and "game_id" in record:
+                ids.add(str(record["game_id"]))
+            good += len(line)
+    if repair and good < path.stat().st_size:
+        with path.open("r+b") as stream:
+            stream.truncate(good)
+    return ids
 
 
 def note_placement(out_dir: pathlib.Path, pin: str, cpus: list[int] | None) -> None:
@@ -358,6 +383,55 @@ async def play_unit(
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
     """The records of several results directories (shards of one league), each game once."""
     seen: dict[str, dict[str, Any]] = {}
+    for path in _games_files(directories):
+        for record in read_games(path):
+            seen.setdefault(str(record.get("game_id")), record)
+    return list(seen.values())
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Results:
+    """What the standings need of a league's records, read without keeping the records."""
+
+    games: list[GameResult]  # each game once, in the order first read
+    never_started: dict[str, int]  # see :func:`never_started`
+
+
+def merge_results(directories: Iterable[pathlib.Path]) -> Results:
+    """:func:`merge`'s games as standings results, read one record at a time: the memory kept grows with
+    the number of games by a few hundred bytes each, never with the records' contents."""
+    seen: set[str] = set()
+    games: list[GameResult] = []
+    spoke = _Spoke()
+    shared: dict[Any, Any] = {}  # one copy of each name, deal and tally that many games hold alike
+
+    def one(value: Any) -> Any:
+        return shared.setdefault(value, value)
+
+    for path in _games_files(directories):
+        for record in each_record(path):
+            game_id = str(record.get("game_id"))
+            if game_id in seen:
+                continue
+            seen.add(game_id)
+            spoke.add(record)
+            g = game_result(record, keep=False)
+            games.append(
+                dataclasses.replace(
+                    g,
+                    teams=one(g.teams),
+                    points=one(g.points),
+                    bids=one(g.bids),
+                    faults=one(g.faults),
+                    deal_key=one(g.deal_key),
+                )
+            )
+    return Results(games, spoke.silent())
+
+
+def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
+    """The games files of ``directories``, after checking they are shards of one league."""
+    out = []
     league: tuple[pathlib.Path, dict[str, Any]] | None = None
     for directory in directories:
         path = directory / GAMES_FILE
@@ -375,9 +449,24 @@ def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
                     f"{directory} holds a different league from {league[0]} ({change}): only shards of one "
                     "league can be merged"
                 )
-        for record in read_games(path):
-            seen.setdefault(str(record.get("game_id")), record)
-    return list(seen.values())
+        out.append(path)
+    return out
+
+
+def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:
+    """The records of ``path`` one at a time, as :func:`read_games` reads them (a last line cut short by a
+    crash is dropped; damage anywhere else is an error)."""
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                record = records.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, RookError) as exc:
+                if not line.endswith(b"\n"):
+                    return  # the last line, cut short by a crash
+                raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
+            yield record
 
 
 def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:
@@ -400,17 +489,30 @@ def never_started(played: Iterable[dict[str, Any]]) -> dict[str, int]:
     Their games are forfeits (or, under ``substitute``, random play in their place): results that did
     not really happen, which ``run`` reports as an error rather than as a ranking.
     """
-    helloed: dict[str, bool] = {}
-    games: dict[str, int] = {}
+    spoke = _Spoke()
     for record in played:
+        spoke.add(record)
+    return spoke.silent()
+
+
+class _Spoke:
+    """Whether each entry's bots ever said hello, record by record."""
+
+    def __init__(self) -> None:
+        self.helloed: dict[str, bool] = {}
+        self.games: dict[str, int] = {}
+
+    def add(self, record: dict[str, Any]) -> None:
         teams, bots = record.get("teams"), record.get("bots")
         if not isinstance(teams, list) or len(teams) != 2:
-            continue
+            return
         for team in teams:
-            games[str(team)] = games.get(str(team), 0) + 1
+            self.games[str(team)] = self.games.get(str(team), 0) + 1
         if not isinstance(bots, list):
-            continue  # a game forfeited without being played (a withdrawn team): no seat spoke
+            return  # a game forfeited without being played (a withdrawn team): no seat spoke
         for seat, bot in enumerate(bots):
             name = str(teams[seat % 2])
-            helloed[name] = helloed.get(name, False) or bool(isinstance(bot, dict) and bot.get("hello"))
-    return {name: games[name] for name, said in helloed.items() if not said}
+            self.helloed[name] = self.helloed.get(name, False) or bool(isinstance(bot, dict) and bot.get("hello"))
+
+    def silent(self) -> dict[str, int]:
+        return {name: self.games[name] for name, said in self.helloed.items() if not said}

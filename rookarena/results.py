@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import pathlib
 from collections.abc import Sequence
-from typing import Any
 
 from rookarena import standings, tables
+from rookarena.standings import GameResult, Record
 
 
 def standings_text(
-    played: Sequence[dict[str, Any]],
+    played: Sequence[Record | GameResult],
     fmt: str,
     crosstable: bool = True,
     *,
@@ -31,7 +31,7 @@ def standings_text(
 
 def write(
     out_dir: pathlib.Path,
-    played: Sequence[dict[str, Any]],
+    played: Sequence[Record | GameResult],
     fmt: str,
     *,
     wide: bool = False,

@@ -64,18 +64,31 @@ class Standing:
         return self.bids_made / self.bids_won if self.bids_won else None
 
 
+Bids = tuple[int, int, int, int]  # for one team: hands it bid for, their bids' total, bids made, opponents set
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameResult:
-    """What one record says about its two entries; ``score`` is team 0's (1, 0.5 or 0)."""
+    """What one record says about its two entries; ``score`` is team 0's (1, 0.5 or 0).
+
+    Everything the standings need from a record is drawn out when the result is made, so a long league's
+    results can be kept without their records (``record`` is then None): a few hundred bytes a game.
+    """
 
     teams: tuple[str, str]
     score: float
     points: tuple[int, int]
-    record: Record
+    record: Record | None
+    bids: tuple[Bids, Bids] = ((0, 0, 0, 0), (0, 0, 0, 0))
+    faults: tuple[tuple[int, str], ...] = ()  # (team, kind) of each fault
+    deal_key: Hashable | None = None  # the same for the two games of a duplicate deal pair
+    hands_played: bool = True  # False for a game forfeited before its first hand ended
 
 
-def game_result(record: Record) -> GameResult:
-    """The entries, result and final points of a record."""
+def game_result(record: Record | GameResult, keep: bool = True) -> GameResult:
+    """The entries, result and final points of a record (and, unless ``keep`` is False, the record)."""
+    if isinstance(record, GameResult):
+        return record
     teams = record.get("teams")
     if teams is None:
         seats = record["seats"]
@@ -88,13 +101,42 @@ def game_result(record: Record) -> GameResult:
     else:
         points, winner = result["scores"], result["winner"]
     score = 0.5 if winner is None else 1.0 - winner
-    return GameResult((teams[0], teams[1]), score, (points[0], points[1]), record)
+    names = (str(teams[0]), str(teams[1]))
+    return GameResult(
+        names,
+        score,
+        (points[0], points[1]),
+        record if keep else None,
+        _bids(record),
+        tuple((fault["seat"] % 2, str(fault["kind"])) for fault in record.get("faults") or []),
+        _deal_key(record, names),
+        _hands_played(record),
+    )
 
 
-def game_results(records: Iterable[Record]) -> list[GameResult]:
-    """Every record as a :class:`GameResult`, self-play left out."""
+def game_results(records: Iterable[Record | GameResult]) -> list[GameResult]:
+    """Every record as a :class:`GameResult` (results pass as they are), self-play left out."""
     out = [game_result(record) for record in records]
     return [g for g in out if g.teams[0] != g.teams[1]]
+
+
+def _bids(record: Record) -> tuple[Bids, Bids]:
+    tallies = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    for hand in record.get("hands") or []:
+        bidder = hand.get("bidder")
+        if bidder is None:
+            continue
+        own, other = tallies[bidder % 2], tallies[1 - bidder % 2]
+        own[0] += 1
+        own[1] += hand["bid"]
+        own[2] += bool(hand["made"])
+        other[3] += not hand["made"]
+    return (tallies[0][0], tallies[0][1], tallies[0][2], tallies[0][3]), (
+        tallies[1][0],
+        tallies[1][1],
+        tallies[1][2],
+        tallies[1][3],
+    )
 
 
 @dataclasses.dataclass(slots=True)
@@ -122,22 +164,17 @@ class _Tally:
             self.draws += 1
         self.points_for += g.points[team]
         self.points_against += g.points[1 - team]
-        for hand in g.record.get("hands") or []:
-            bidder = hand.get("bidder")
-            if bidder is None:
-                continue
-            if bidder % 2 == team:
-                self.bids_won += 1
-                self.bid_total += hand["bid"]
-                self.bids_made += bool(hand["made"])
-            elif not hand["made"]:
-                self.opponents_set += 1
-        for fault in g.record.get("faults") or []:
-            if fault["seat"] % 2 == team:
-                self.faults[fault["kind"]] += 1
+        won, total, made, opponents_set = g.bids[team]
+        self.bids_won += won
+        self.bid_total += total
+        self.bids_made += made
+        self.opponents_set += opponents_set
+        for faulty, kind in g.faults:
+            if faulty == team:
+                self.faults[kind] += 1
 
 
-def standings(records: Iterable[Record], prior_draws: float = 1.0) -> list[Standing]:
+def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) -> list[Standing]:
     """Every entry's figures, best first: by rating, then win rate, then name.
 
     Ratings are one Bradley–Terry fit over all games (``prior_draws`` virtual draws per entry against a
@@ -187,21 +224,21 @@ def standings(records: Iterable[Record], prior_draws: float = 1.0) -> list[Stand
     return [dataclasses.replace(row, rank=rank) for rank, row in enumerate(rows, 1)]
 
 
-def _deal_key(g: GameResult) -> Hashable | None:
-    league = g.record.get("league")
+def _deal_key(record: Record, teams: tuple[str, str]) -> Hashable | None:
+    league = record.get("league")
     if league is not None:
         return ("league", league.get("name"), tuple(league["pairing"]), league["deal"])
-    seed = g.record.get("seed")
+    seed = record.get("seed")
     if seed is None:
         return None
-    return ("seed", tuple(sorted(g.teams)), seed)
+    return ("seed", tuple(sorted(teams)), seed)
 
 
 def duplicate_pairs(played: Iterable[GameResult]) -> list[tuple[GameResult, GameResult]]:
     """The duplicate deal pairs among ``played``: same deal, each entry once as team 0."""
     groups: dict[Hashable, list[GameResult]] = {}
     for g in played:
-        key = _deal_key(g)
+        key = g.deal_key
         if key is not None:
             groups.setdefault(key, []).append(g)
     return [
@@ -229,15 +266,15 @@ def pair_score(first: GameResult, second: GameResult) -> float:
 def pair_difference(first: GameResult, second: GameResult) -> float | None:
     """``first``'s team 0's final score minus its opponent's, summed over the pair; None when a game of
     the pair ended before any hand was played (a forfeit at the start tells nothing about points)."""
-    if not (_hands_played(first) and _hands_played(second)):
+    if not (first.hands_played and second.hands_played):
         return None
     return (first.points[0] - first.points[1]) + (second.points[1] - second.points[0])
 
 
-def _hands_played(g: GameResult) -> bool:
+def _hands_played(record: Record) -> bool:
     """False for a game forfeited before its first hand ended (its 0-0 says nothing about points)."""
-    result = g.record.get("result")
-    if g.record.get("forfeit") is None or result is None:
+    result = record.get("result")
+    if record.get("forfeit") is None or result is None:
         return True
     return bool(result.get("hands"))
 
@@ -284,7 +321,7 @@ class Crosstable:
         return self.cells.get((row, column), Cell())
 
 
-def crosstable(records: Iterable[Record], order: Sequence[str] | None = None) -> Crosstable:
+def crosstable(records: Iterable[Record | GameResult], order: Sequence[str] | None = None) -> Crosstable:
     """W-D-L of every entry against every other; entries in ``order`` (say, the standings') or by name."""
     counts: dict[tuple[str, str], list[int]] = {}
     for g in game_results(records):

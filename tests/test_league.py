@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from procs import processes_with
 
-from rookarena import league
+from rookarena import league, results
 from rookarena.config import LeagueConfig, load
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -293,6 +293,9 @@ def test_three_shards_merged_give_the_standings_of_the_whole_league(played: Leag
     assert standings(*dirs) == played.standings
     assert standings(dirs[2], dirs[0], dirs[1]) == played.standings  # in any order
     assert league.missing_shards(dirs) == []
+    streamed = league.merge_results(dirs)  # what run and standings read: no record kept, the same table
+    assert all(g.record is None for g in streamed.games)
+    assert results.standings_text(streamed.games, "plain") == results.standings_text(merged, "plain")
     assert league.missing_shards([dirs[1]]) == ["1/3", "3/3"]
     partial = subprocess.run(
         command("standings", str(dirs[1])),
