@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import logging
 import os
 import pathlib
@@ -102,6 +103,10 @@ def _table_format(ctx: click.Context, param: click.Parameter, value: str) -> str
     if value not in tabulate.tabulate_formats:
         raise click.BadParameter(f"{value!r}: expected one of {', '.join(sorted(tabulate.tabulate_formats))}")
     return value
+
+
+def _table_or_json(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    return value if value == "json" else _table_format(ctx, param, value)
 
 
 def _name_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -552,7 +557,12 @@ def run(
 @main.command("standings")
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
 @click.option(
-    "--format", "fmt", default="simple", show_default=True, callback=_table_format, help="Any tabulate table format."
+    "--format",
+    "fmt",
+    default="simple",
+    show_default=True,
+    callback=_table_or_json,
+    help="Any tabulate table format, or json (the rows of standings.json).",
 )
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> None:
@@ -565,6 +575,9 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
         raise click.ClickException(str(exc)) from None
     if missing:
         click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
+    if fmt == "json":
+        click.echo(json.dumps(tables.standings_json(standings.standings(played)), indent=2, allow_nan=False))
+        return
     click.echo(render_standings(played, fmt, wide))
 
 

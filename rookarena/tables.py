@@ -386,6 +386,10 @@ def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
         lines.append(
             f"duplicate difference {duplicate_text(s.duplicate)} points per deal pair ({_count(s.duplicate.n, 'pair')})"
         )
+    lines.append(
+        f"(the Elo difference is {s.a}'s minus {s.b}'s; the standings rate each against the mean of the two, "
+        "so about half of it each, from a fit with a prior)"
+    )
     if sprt is not None:
         lines.append(sprt_text(sprt))
         lines.extend(verdict_lines(sprt))

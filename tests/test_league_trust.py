@@ -189,6 +189,8 @@ def test_the_final_table_is_the_standings_table(tmp_path: pathlib.Path) -> None:
     table = rookarena("standings", str(out), cwd=tmp_path)
     assert table.stdout.strip() in again.stdout
     assert "± inf" not in again.stdout
+    as_json = rookarena("standings", str(out), "--format", "json", cwd=tmp_path)
+    assert json.loads(as_json.stdout) == json.loads((out / "standings.json").read_text())
 
 
 @pytest.mark.slow
@@ -329,14 +331,16 @@ def test_faults_are_shown_as_they_happen_and_summed_up(tmp_path: pathlib.Path) -
     bots = [
         *random_bot("good", 1, "m"),
         "  - name: flaky",
-        f"    command: [{sys.executable}, {ADVERSARY}, '5', '1.0']",
+        f"    command: [{sys.executable}, {ROOT / 'tests' / 'bots' / 'bad_bot.py'}, crash-mid]",
     ]
     config = write_config(tmp_path / "f.yaml", bots, games=4, jobs=1, time="{move: 0.3, startup: 5}")
     out = tmp_path / "out"
     result = rookarena("run", str(config), "--out", str(out), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     fault_lines = [line for line in result.stderr.splitlines() if line.startswith("fault: flaky (seat ")]
-    assert len(fault_lines) >= 4, result.stderr  # one a game at least, each when it happened
+    crashes = [line for line in fault_lines if ": crash: exited with status 7" in line]
+    assert len(crashes) == 3, fault_lines  # each crash when it happened; then the team is withdrawn
+    assert "withdrawn: faulted in 3 games in a row" in fault_lines[-1]
     assert "faults:\n  flaky: " in result.stderr
     assert f"the bots' stderr logs are in {out / 'logs'}" in result.stderr
     assert "elapsed" in result.stderr and "faults 0" not in result.stderr.splitlines()[-1]
@@ -351,19 +355,24 @@ def test_a_league_grows_by_games_and_bots_and_keeps_its_games(tmp_path: pathlib.
     three = [*two, *random_bot("c", 3, "m")]
     config = tmp_path / "g.yaml"
     out = tmp_path / "out"
-    write_config(config, two, games=2, jobs=1)
+    write_config(config, two, games=8, jobs=1)
     assert rookarena("run", str(config), "--out", str(out), cwd=tmp_path).returncode == 0
     before = (out / "games.jsonl").read_text()
-    write_config(config, three, games=4, jobs=1)
+    write_config(config, two, games=16, jobs=1)  # 8 to 16 games a pairing: only the 8 new ones are played
     plan = rookarena("run", str(config), "--out", str(out), "--resume", "--dry-run", cwd=tmp_path)
     assert plan.returncode == 0, plan.stderr
-    assert "games: 12 (2 already in" in plan.stdout and "10 to play" in plan.stdout, plan.stdout
+    assert "games: 16 (8 already in" in plan.stdout and "8 to play" in plan.stdout, plan.stdout
     assert (out / "games.jsonl").read_text() == before  # a dry run writes nothing
     grown = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
     assert grown.returncode == 0, grown.stderr
+    assert (out / "games.jsonl").read_text().startswith(before)  # the first 8 were not replayed
+    assert len(set(game_ids(out))) == 16
+    before = (out / "games.jsonl").read_text()
+    write_config(config, three, games=16, jobs=1)  # a third bot: only its two new pairings are played
+    assert rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path).returncode == 0
     assert (out / "games.jsonl").read_text().startswith(before)
-    assert len(set(game_ids(out))) == 12
-    for bots, games, why in ((two, 4, "new bots may only be added"), (three, 2, "games may grow, not shrink")):
+    assert len(set(game_ids(out))) == 48
+    for bots, games, why in ((two, 16, "new bots may only be added"), (three, 8, "games may grow, not shrink")):
         write_config(config, bots, games=games, jobs=1)
         refused = rookarena("run", str(config), "--out", str(out), "--resume", cwd=tmp_path)
         assert refused.returncode == 1 and why in refused.stderr, refused.stderr

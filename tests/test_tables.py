@@ -255,6 +255,8 @@ def test_match_summary() -> None:
         "score rate 75.0 [59.8, 85.8] %, points per game 250.0 to 180.0",
         "Elo difference +190.8 [+82.0, +353.1], LOS 99.9 % (over 20 deal pairs)",
         "duplicate difference +35.3 ± 20.0 points per deal pair (20 pairs)",
+        "(the Elo difference is alpha's minus beta's; the standings rate each against the mean of the two, so "
+        "about half of it each, from a fit with a prior)",
         "SPRT [0, 10] over deal pairs: LLR 3.12 (-2.94, 2.94) after 40 games (20 pairs): accept H1",
         "question: is NEW better than OLD? (H0: +0 Elo, not better; H1: +10 Elo, better)",
         "answer: yes: NEW is better",
@@ -280,6 +282,8 @@ def test_match_summary_without_duplicates_or_sprt() -> None:
         "x vs y: 1 game, x 1 win, 0 draws, 0 losses",
         "score rate 100.0 [20.7, 100.0] %, points per game 300.0 to 0.0",
         "Elo difference +inf [+inf, +inf], LOS 84.1 %",
+        "(the Elo difference is x's minus y's; the standings rate each against the mean of the two, so about "
+        "half of it each, from a fit with a prior)",
     ]
 
 
