@@ -35,6 +35,7 @@ from rookarena.protocol import (
     encode,
     hello_message,
 )
+from rookarena.sessions import process_tree, session_members, signal_group
 
 log = logging.getLogger(__name__)
 
@@ -383,7 +384,7 @@ class BotProcess:
         if self.fault is None:
             self.fault = Fault(FaultKind.LIMIT, detail)
         if self.process is not None:
-            _signal_group(self.process.pid, signal.SIGKILL)
+            signal_group(self.process.pid, signal.SIGKILL)
 
     async def _watch_processes(self, most: int) -> None:
         """Count the bot's processes (its whole session) a few times a second; stop it past ``most``."""
@@ -491,12 +492,12 @@ class BotProcess:
         tree = process_tree(process.pid) if process.returncode is None else session_members(process.pid)
         if process.returncode is None:
             self.ended_by = "sigterm"
-            _signal_group(process.pid, signal.SIGTERM)
+            signal_group(process.pid, signal.SIGTERM)
             with trio.move_on_after(self.limits.grace):
                 await process.wait()
             if process.returncode is None:
                 self.ended_by = "sigkill"
-        _signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
+        signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
         for pid in {*tree, *session_members(process.pid)} - {os.getpid()}:
             # and in the session, if they changed group, and below it, if they left the session
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -530,70 +531,10 @@ def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def process_tree(root: int) -> list[int]:
-    """The live processes of ``root``'s session and every live descendant of ``root``, even one that left the
-    session (``setsid``) while its parent lives: all that a stop must end."""
-    parents: dict[int, int] = {}
-    found: set[int] = set()
-    for pid, fields in _stats():
-        parents[pid] = int(fields[1])
-        if int(fields[3]) == root:
-            found.add(pid)
-    frontier = [root]
-    children: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
-        children.setdefault(parent, []).append(pid)
-    while frontier:
-        for child in children.get(frontier.pop(), []):
-            if child not in found:
-                found.add(child)
-                frontier.append(child)
-    return sorted(found)
-
-
-def _stats() -> list[tuple[int, list[bytes]]]:
-    """Each live process's pid and the fields of its ``/proc/PID/stat`` after the command name (zombies left out)."""
-    out = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stream:
-                stat = stream.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 3 and fields[0] != b"Z":
-            out.append((int(entry.name), fields))
-    return out
-
-
-def session_members(sid: int) -> list[int]:
-    """The live processes of session ``sid`` (a bot's own session: it was started with setsid)."""
-    members = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stream:
-                stat = stream.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != b"Z":
-            members.append(int(entry.name))
-    return members
-
-
 def _fd(stream: trio.abc.SendStream | trio.abc.ReceiveStream | None) -> int:
     """The descriptor of one of a process's pipes (on POSIX, trio opens them as ``FdStream``)."""
     assert isinstance(stream, trio.lowlevel.FdStream)
     return stream.fileno()
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
 
 
 def command_of(value: str | Sequence[str]) -> tuple[str, ...]:
