@@ -9,11 +9,10 @@ import logging
 import os
 import pathlib
 import shutil
-import signal
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -34,6 +33,9 @@ from rookarena.rules import Rules
 from rookarena.simulate import random_game, summarize
 from rookarena.standings import GameResult, Record
 from rookarena.tournament import Match, MatchConfig
+
+from .progress import Progress, finished_records, last_log_line, plan_text
+from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -342,9 +344,9 @@ def match(
 
     runner = Match(config)
     try:
-        _run_trio(until_signal, runner.run, on_record)
+        run_trio(until_signal, runner.run, on_record)
     except StopRequestedError:
-        _ignore_stop_signals()
+        ignore_stop_signals()
         click.echo(f"interrupted after {len(played)} of {games} games", err=True)
         raise SystemExit(130) from None
     finally:
@@ -491,7 +493,7 @@ def run(
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
         todo = [game for game in games if game.game_id not in finished]
-        click.echo(_plan_text(config, games, todo, jobs or config.jobs, out_dir))
+        click.echo(plan_text(config, games, todo, jobs or config.jobs, out_dir))
         return
     lock = league.ResultsLock(out_dir)
     try:
@@ -504,7 +506,7 @@ def run(
     count = jobs or config.jobs
     league.note_placement(out_dir, config.pin_cpus, workers.placement(config.pin_cpus, count) if count > 1 else None)
     todo = [game for game in games if game.game_id not in finished]
-    progress = Progress(len(games), len(games) - len(todo), _finished_records(out_dir) if finished else None)
+    progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
     sink = league.RecordSink(out_dir / league.GAMES_FILE)
 
     def on_record(record: dict[str, Any]) -> None:
@@ -517,17 +519,17 @@ def run(
     progress.show()
     try:
         if count == 1:
-            _run_trio(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
+            run_trio(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
         else:
-            _run_trio(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
+            run_trio(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
     except* RookError as group:
         progress.finish()
-        click.echo(f"stopped: {_first_error(group)}", err=True)
+        click.echo(f"stopped: {first_error(group)}", err=True)
         where = out_dir / league.GAMES_FILE
         click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
         raise SystemExit(1) from None
     except* StopRequestedError:
-        _ignore_stop_signals()
+        ignore_stop_signals()
         progress.finish()
         click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
         click.echo(resume_hint, err=True)
@@ -547,7 +549,7 @@ def run(
     silent = merged.never_started
     if silent:
         for name, count in sorted(silent.items()):
-            tail = _last_log_line(out_dir / "logs", name)
+            tail = last_log_line(out_dir / "logs", name)
             said = f"; its stderr ended with: {tail!r}" if tail else ""
             click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
@@ -579,117 +581,6 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
         click.echo(json.dumps(tables.standings_json(standings.standings(played)), indent=2, allow_nan=False))
         return
     click.echo(render_standings(played, fmt, wide))
-
-
-class StopRequestedError(Exception):
-    """SIGINT or SIGTERM arrived; the work was cancelled and every bot stopped."""
-
-
-async def until_signal(function: Callable[..., Awaitable[None]], *args: Any) -> None:
-    """Run ``function(*args)``; on SIGINT or SIGTERM cancel it cleanly (bots stopped) and raise StopRequestedError.
-
-    Signals are taken for as long as the stop lasts (it is bounded: see ``BotProcess.stop``), so a second
-    Ctrl-C cannot cut the stop short with a traceback: it is counted, and the stop ends as the first began.
-    """
-    interrupted = 0
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
-            work = trio.CancelScope()
-
-            async def watch() -> None:
-                nonlocal interrupted
-                async for _ in signals:
-                    interrupted += 1
-                    _STOPPING[0] = True
-                    if interrupted == 1:
-                        work.cancel()
-                    else:
-                        click.echo("\nstill stopping: the bots in play get a few seconds to exit", err=True)
-
-            nursery.start_soon(watch)
-            with work:
-                await function(*args)
-            nursery.cancel_scope.cancel()
-    if interrupted:
-        raise StopRequestedError
-
-
-def _plan_text(
-    config: Any, games: list[league.PlannedGame], todo: list[league.PlannedGame], jobs: int, out_dir: pathlib.Path
-) -> str:
-    """What ``run`` would do: the pairings, the units of work, the games and their deals."""
-    pairs: dict[tuple[str, str], int] = {}
-    for game in todo:
-        key = (game.entries[0].name, game.entries[1].name)
-        pairs[key] = pairs.get(key, 0) + 1
-    work = league.units(todo, jobs)
-    deals = len({game.game.seed for game in games})
-    lines = [
-        f"league {config.name}: {config.format}, {len(config.entries)} bots, rules {config.rules_name}, seed "
-        f"{config.seed}, {'duplicate deals' if config.duplicate else 'one game a deal'}",
-        f"games: {len(games)} ({len(games) - len(todo)} already in {out_dir}, {len(todo)} to play), "
-        f"{deals} distinct deals, {config.games} games a pairing",
-        f"work: {len(work)} units on {min(jobs, len(work)) if work else 0} jobs "
-        f"({'in this process' if jobs == 1 else 'worker processes'}), move time {config.time.move:g} s",
-        "estimated time: none before the first games end (the progress line then gives an ETA)",
-        "pairings to play:",
-    ]
-    lines += [f"  {a} vs {b}: {count} games" for (a, b), count in pairs.items()] or ["  none"]
-    return "\n".join(lines)
-
-
-def _last_log_line(logs: pathlib.Path, name: str) -> str:
-    """The last line of the newest stderr log of bot ``name`` in ``logs``, or ""."""
-    patterns = [f"{name}-{name}-vs-*-g*.stderr.log", f"{name}-*-vs-{name}-g*.stderr.log"]  # see Match's log names
-    found = {path for pattern in patterns for path in logs.glob(pattern)} if logs.is_dir() else set()
-    for path in sorted(found, key=lambda path: path.stat().st_mtime, reverse=True):
-        lines = path.read_bytes()[-4096:].decode(errors="replace").strip().splitlines()
-        if lines:
-            return lines[-1][:200]
-    return ""
-
-
-def _finished_records(out_dir: pathlib.Path) -> Iterator[dict[str, Any]]:
-    """The finished games' records, one at a time (for the faults counted so far)."""
-    try:
-        yield from league.each_record(out_dir / league.GAMES_FILE)
-    except RookError:
-        return
-
-
-_STOPPING = [False]  # a stop was asked for: further signals are taken as counted, never as an abrupt end
-
-
-def _on_stop_signal(signum: int, frame: object) -> None:
-    """SIGINT or SIGTERM outside the trio run (just before or after it): a stop, once, however many come."""
-    if not _STOPPING[0]:
-        _STOPPING[0] = True
-        raise KeyboardInterrupt
-
-
-def _ignore_stop_signals() -> None:
-    """The stop is done: further signals are ignored by the kernel (the interpreter's exit resets the handlers
-    it installed, and a signal then would end it with a signal's status instead of 130)."""
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, signal.SIG_IGN)
-
-
-def _run_trio(function: Callable[..., Awaitable[None]], *args: Any) -> None:
-    """``trio.run(function, *args)``; a signal that slips past the run's own receiver is a stop too, and
-    signals after a stop began (a second Ctrl-C while the last lines are printed) are ignored."""
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, _on_stop_signal)
-    try:
-        trio.run(function, *args)
-    except KeyboardInterrupt:
-        raise StopRequestedError from None
-
-
-def _first_error(error: BaseException) -> str:
-    """The message of the first leaf of a (possibly nested) exception group."""
-    while isinstance(error, BaseExceptionGroup) and error.exceptions:
-        error = error.exceptions[0]
-    return str(error)
 
 
 def render_standings(played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
@@ -724,89 +615,6 @@ def _parse_shard(text: str) -> tuple[int, int]:
     if not 1 <= k <= n:
         raise click.BadParameter(f"{text!r}: expected 1 <= K <= N", param_hint="--shard")
     return k, n
-
-
-class Progress:
-    """Games done of total, elapsed time, rate, ETA and faults on one line of stderr (a line per 10% when not a
-    terminal); each fault on a line of its own as it happens, and a summary of them per bot at the end."""
-
-    def __init__(self, total: int, done: int, earlier: Iterable[dict[str, Any]] | None = None) -> None:
-        self.total, self.done, self.start_done = total, done, done
-        self.faults = 0
-        self.by_bot: dict[str, dict[str, tuple[int, str]]] = {}  # bot → kind → (count, first message)
-        for record in earlier or []:
-            self.faults += len(self._count(record))
-        self.started = time.monotonic()
-        self.tty = sys.stderr.isatty()
-        self.last_decile = -1
-
-    def _count(self, record: dict[str, Any]) -> list[dict[str, Any]]:
-        faults: list[dict[str, Any]] = record.get("faults", [])
-        for fault in faults:
-            kinds = self.by_bot.setdefault(str(fault.get("bot")), {})
-            count, first = kinds.get(str(fault.get("kind")), (0, ""))
-            kinds[str(fault.get("kind"))] = (count + 1, first or f"{record.get('game_id')}: {fault.get('detail')}")
-        return faults
-
-    def update(self, record: dict[str, Any]) -> None:
-        self.done += 1
-        faults = self._count(record)
-        self.faults += len(faults)
-        for fault in faults:
-            line = (
-                f"fault: {fault.get('bot')} (seat {fault.get('seat')}) in {record.get('game_id')}, hand "
-                f"{fault.get('hand')}: {fault.get('kind')}: {fault.get('detail')}"
-            )
-            click.echo(("\r\x1b[K" if self.tty else "") + line, err=True)
-        if faults and self.tty:
-            self.last_decile = -1
-        self.show()
-
-    def text(self) -> str:
-        elapsed = time.monotonic() - self.started
-        new = self.done - self.start_done
-        rate = new / elapsed if elapsed > 0 else 0.0
-        width = 24
-        filled = int(width * self.done / self.total) if self.total else width
-        bar = "#" * filled + "." * (width - filled)
-        eta = f", ETA {_clock((self.total - self.done) / rate)}" if new and rate > 0 else ""
-        return (
-            f"[{bar}] {self.done}/{self.total} games, {_clock(elapsed)} elapsed, {rate:.2f}/s{eta}, "
-            f"faults {self.faults}"
-        )
-
-    def show(self) -> None:
-        if self.tty:
-            click.echo("\r" + self.text(), nl=False, err=True)
-            return
-        decile = 10 * self.done // self.total if self.total else 10
-        if decile != self.last_decile:
-            self.last_decile = decile
-            click.echo(self.text(), err=True)
-
-    def finish(self) -> None:
-        if self.tty:
-            click.echo("", err=True)
-
-    def summary(self, logs: pathlib.Path) -> str:
-        """Per bot, each kind of fault with its count and first message; where the bots' stderr logs are."""
-        if not self.by_bot:
-            return ""
-        lines = ["faults:"]
-        for bot in sorted(self.by_bot):
-            for kind, (count, first) in sorted(self.by_bot[bot].items()):
-                lines.append(f"  {bot}: {count} {kind}, first {first}")
-        lines.append(f"  the bots' stderr logs are in {logs}")
-        return "\n".join(lines)
-
-
-def _clock(seconds: float) -> str:
-    whole = int(seconds)
-    return (
-        f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
-        if whole >= 3600
-        else f"{whole // 60}:{whole % 60:02d}"
-    )
 
 
 EXIT_WORSE = 3  # `rookarena match`: the new bot is shown worse (1 and 2 are click's errors)
@@ -894,234 +702,8 @@ def _logging(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
-@main.command("bot")
-@click.argument("name", type=click.Choice(["random", "heuristic", "search"]))
-@click.option("--level", type=click.IntRange(1, 3), help="Strength of the search bot: 1, 2 (default) or 3.")
-@click.option("--seed", default="0", show_default=True, help="Seed of the bot's own choices.")
-@click.option("--playouts", type=click.IntRange(min=1), help="Playouts per decision (overrides --level's budget).")
-def bot(name: str, level: int | None, seed: str, playouts: int | None) -> None:
-    """Play the built-in bot NAME over rook/1 on stdin and stdout (for a league's `command:`).
-
-    random plays random legal actions; heuristic is the sample heuristic bot; search samples the hidden
-    cards and plays each option out (docs/bots.md). Given --seed and a budget of playouts that the move
-    time does not cut short, its play is the same on every run.
-    """
-    from rookarena import __version__  # noqa: PLC0415 (only this command needs the players)
-    from rookarena.players import loop  # noqa: PLC0415
-
-    raise SystemExit(loop.serve(loop.make_player(name, level, seed, playouts), __version__))
-
-
-def _load_results(directories: tuple[str, ...]) -> Any:
-    """The records of DIRECTORIES (shards merged) with their settings and logs, for the web commands."""
-    from rookarena.web import sources  # noqa: PLC0415 (jinja2 and the pages load only for these commands)
-
-    try:
-        found = sources.load([pathlib.Path(d) for d in directories])
-    except RookError as exc:
-        raise click.ClickException(str(exc)) from None
-    if not found.records:
-        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
-    return found
-
-
-def _write_page(path: pathlib.Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
-
-
-def _game_index(played: list[dict[str, Any]], game: str, directory: str) -> int:
-    from rookarena.web import model  # noqa: PLC0415
-
-    index = model.find(played, game)
-    if index is None:
-        ids = model.game_ids(played)
-        shown = ", ".join(repr(i) for i in ids[:5]) + (f" ... ({len(ids)} games)" if len(ids) > 5 else "")
-        raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
-    return index
-
-
-@main.command("report")
-@click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
-@click.option(
-    "--embed",
-    type=click.IntRange(min=0),
-    default=400,
-    show_default=True,
-    help="Games embedded for the viewer; past it, the faulted, closest and most lopsided ones.",
-)
-@click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", help="Show this SPRT's LLR per deal pair (a match).")
-@click.option("--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT α.")
-@click.option("--beta", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT β.")
-def report_command(
-    directories: tuple[str, ...],
-    output: str | None,
-    embed: int,
-    sprt: tuple[float, float] | None,
-    alpha: float,
-    beta: float,
-) -> None:
-    """Write one self-contained HTML page of the results in DIRECTORIES (shards merged as in standings).
-
-    The page needs no network: league, standings, rating plots, crosstable, match and SPRT, faults with
-    the bots' stderr, and the games in a replay viewer. Open it in a browser, or mail it.
-    """
-    from rookarena import __version__  # noqa: PLC0415
-    from rookarena import sprt as sequential  # noqa: PLC0415
-    from rookarena.web import model, page  # noqa: PLC0415
-
-    found = _load_results(directories)
-    test = None
-    if sprt is not None:
-        try:
-            test = sequential.SequentialTest(
-                sequential.Model(model.sprt_model(found.records)), sprt[0], sprt[1], alpha, beta
-            )
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--sprt") from None
-    data = model.report_data(found.records, found.info, found.tails, cap=embed, test=test, version=__version__)
-    path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
-    text = page.render(data, f"rookarena: {data['league']['name']}")
-    _write_page(path, text)
-    note = data["embed"]
-    click.echo(
-        f"report: {path} ({len(text.encode()) / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)"
-    )
-
-
-@main.command("replay")
-@click.argument("directory", type=click.Path(file_okay=False, exists=True))
-@click.argument("game")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/GAME_ID.html).")
-def replay_command(directory: str, game: str, output: str | None) -> None:
-    """Write the replay viewer of game GAME of DIRECTORY as one HTML file (with its duplicate partner)."""
-    from rookarena import __version__  # noqa: PLC0415
-    from rookarena.web import model, page  # noqa: PLC0415
-
-    found = _load_results((directory,))
-    _game_index(found.records, game, directory)
-    data = model.replay_data(found.records, game, version=__version__)
-    path = pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html"
-    _write_page(path, page.render(data, f"rookarena: {game}"))
-    click.echo(f"replay: {path}")
-
-
-@main.command("show")
-@click.argument("directory", type=click.Path(file_okay=False, exists=True))
-@click.argument("game")
-@click.option("--seat", type=click.IntRange(0, 3), help="Only what this seat knew.")
-def show_command(directory: str, game: str, seat: int | None) -> None:
-    """Print game GAME of DIRECTORY as text: every hand's cards, auction, nest, trump, tricks and scores."""
-    from rookarena.web import text  # noqa: PLC0415
-
-    found = _load_results((directory,))
-    index = _game_index(found.records, game, directory)
-    click.echo(text.game_text(found.records[index], seat=seat, game_id=game), nl=False)
-
-
-@main.command("diff")
-@click.argument("new_command", metavar="NEW")
-@click.argument("old", metavar="OLD")
-@click.option(
-    "--from",
-    "directories",
-    multiple=True,
-    required=True,
-    type=click.Path(file_okay=False, exists=True),
-    help="A results directory holding OLD's games (a league's or a match's --out); repeat for shards.",
-)
-@click.option("--game", "wanted", multiple=True, metavar="ID", help="Only this game (repeat for more).")
-@click.option("--limit", type=click.IntRange(min=1), help="At most this many games.")
-@click.option(
-    "--move-time", type=click.FloatRange(min=0.001), help="Seconds per decision (default: the league's, else 1)."
-)
-@click.option(
-    "--bank", type=click.FloatRange(min=0), help="Seconds of time bank per game (default: the league's, else 0)."
-)
-@click.option(
-    "--startup", type=click.FloatRange(min=0.1), help="Seconds to start and say hello (default: the league's, else 10)."
-)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the diff as an HTML page here.")
-@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
-def diff_command(
-    new_command: str,
-    old: str,
-    directories: tuple[str, ...],
-    wanted: tuple[str, ...],
-    limit: int | None,
-    move_time: float | None,
-    bank: float | None,
-    startup: float | None,
-    output: str | None,
-    verbose: int,
-) -> None:
-    """Replay OLD's games to the bot NEW and list the decisions where NEW would have acted differently.
-
-    NEW is a command, as for match ('python3 bot.py --level 2'); OLD is the name of a bot in the results.
-    For every game in which OLD held a seat, NEW is sent exactly the lines OLD's seat was sent, and at
-    each of OLD's decisions its answer is compared with OLD's recorded action. The game always follows
-    OLD's choices, so a different answer shows where NEW departs from OLD, not where it would have led.
-    Prints the counts by kind of decision (bid, discard, trump, lead, follow), then each difference with
-    the seat's view; -o writes the same as a page whose differences open in the replay viewer.
-    """
-    import json  # noqa: PLC0415
-
-    from rookarena import __version__, transcript  # noqa: PLC0415
-    from rookarena.diff import Differ, run_starts  # noqa: PLC0415
-    from rookarena.web import diff as diff_page  # noqa: PLC0415
-    from rookarena.web import page  # noqa: PLC0415
-
-    _logging(verbose)
-    found = _load_results(directories)
-    names = sorted({str(name) for record in found.records for name in record.get("seats") or []})
-    if old not in names:
-        shown = ", ".join(repr(name) for name in names)
-        raise click.BadParameter(
-            f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
-        )
-    games = transcript.select(found.records, old, set(wanted), limit)
-    known = {transcript.game_id(record, index) for index, record in enumerate(found.records)}
-    missing = [gid for gid in wanted if gid not in known]
-    if missing:
-        raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
-    if not games:
-        raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
-    settings: dict[str, Any] = {}
-    try:
-        meta = json.loads((pathlib.Path(directories[0]) / league.PLAN_FILE).read_text(encoding="utf-8"))
-        settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
-    except (OSError, ValueError):
-        pass
-    clock = TimeControl(
-        move=move_time if move_time is not None else float(settings.get("move", 1.0)),
-        bank=bank if bank is not None else float(settings.get("bank", 0.0)),
-        startup=startup if startup is not None else float(settings.get("startup", 10.0)),
-    )
-    for gid, record in games:  # every record must replay before any bot is started
-        try:
-            records.replay(record)
-        except RookError as exc:
-            raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
-    spec = _spec(new_command, None, "new")
-    starts = run_starts([pathlib.Path(d) for d in directories], old, [gid for gid, _ in games])
-    result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup), starts).run, games)
-    summary = diff_page.summarize(
-        new=result.new,
-        new_hello=result.new_hello,
-        old=old,
-        games=len(result.games),
-        answers=result.answers,
-        restarts=result.restarts,
-    )
-    click.echo(diff_page.text(summary), nl=False)
-    if output is not None:
-        data = diff_page.page_data(summary, dict(games), version=__version__)
-        _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
-        click.echo(f"page: {output}")
-
+# The commands of the built-in bots, the pages and the diff register themselves on import.
+from . import tools  # noqa: E402, F401
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

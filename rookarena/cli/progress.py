@@ -1,0 +1,140 @@
+"""What ``rookarena run`` shows while it runs: the progress line, each fault, the fault summary, the plan."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import click
+
+from rookarena import league
+from rookarena.errors import RookError
+
+
+class Progress:
+    """Games done of total, elapsed time, rate, ETA and faults on one line of stderr (a line per 10% when not a
+    terminal); each fault on a line of its own as it happens, and a summary of them per bot at the end."""
+
+    def __init__(self, total: int, done: int, earlier: Iterable[dict[str, Any]] | None = None) -> None:
+        self.total, self.done, self.start_done = total, done, done
+        self.faults = 0
+        self.by_bot: dict[str, dict[str, tuple[int, str]]] = {}  # bot → kind → (count, first message)
+        for record in earlier or []:
+            self.faults += len(self._count(record))
+        self.started = time.monotonic()
+        self.tty = sys.stderr.isatty()
+        self.last_decile = -1
+
+    def _count(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        faults: list[dict[str, Any]] = record.get("faults", [])
+        for fault in faults:
+            kinds = self.by_bot.setdefault(str(fault.get("bot")), {})
+            count, first = kinds.get(str(fault.get("kind")), (0, ""))
+            kinds[str(fault.get("kind"))] = (count + 1, first or f"{record.get('game_id')}: {fault.get('detail')}")
+        return faults
+
+    def update(self, record: dict[str, Any]) -> None:
+        self.done += 1
+        faults = self._count(record)
+        self.faults += len(faults)
+        for fault in faults:
+            line = (
+                f"fault: {fault.get('bot')} (seat {fault.get('seat')}) in {record.get('game_id')}, hand "
+                f"{fault.get('hand')}: {fault.get('kind')}: {fault.get('detail')}"
+            )
+            click.echo(("\r\x1b[K" if self.tty else "") + line, err=True)
+        if faults and self.tty:
+            self.last_decile = -1
+        self.show()
+
+    def text(self) -> str:
+        elapsed = time.monotonic() - self.started
+        new = self.done - self.start_done
+        rate = new / elapsed if elapsed > 0 else 0.0
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        bar = "#" * filled + "." * (width - filled)
+        eta = f", ETA {_clock((self.total - self.done) / rate)}" if new and rate > 0 else ""
+        return (
+            f"[{bar}] {self.done}/{self.total} games, {_clock(elapsed)} elapsed, {rate:.2f}/s{eta}, "
+            f"faults {self.faults}"
+        )
+
+    def show(self) -> None:
+        if self.tty:
+            click.echo("\r" + self.text(), nl=False, err=True)
+            return
+        decile = 10 * self.done // self.total if self.total else 10
+        if decile != self.last_decile:
+            self.last_decile = decile
+            click.echo(self.text(), err=True)
+
+    def finish(self) -> None:
+        if self.tty:
+            click.echo("", err=True)
+
+    def summary(self, logs: pathlib.Path) -> str:
+        """Per bot, each kind of fault with its count and first message; where the bots' stderr logs are."""
+        if not self.by_bot:
+            return ""
+        lines = ["faults:"]
+        for bot in sorted(self.by_bot):
+            for kind, (count, first) in sorted(self.by_bot[bot].items()):
+                lines.append(f"  {bot}: {count} {kind}, first {first}")
+        lines.append(f"  the bots' stderr logs are in {logs}")
+        return "\n".join(lines)
+
+
+def _clock(seconds: float) -> str:
+    whole = int(seconds)
+    return (
+        f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+        if whole >= 3600
+        else f"{whole // 60}:{whole % 60:02d}"
+    )
+
+
+def plan_text(
+    config: Any, games: list[league.PlannedGame], todo: list[league.PlannedGame], jobs: int, out_dir: pathlib.Path
+) -> str:
+    """What ``run`` would do: the pairings, the units of work, the games and their deals."""
+    pairs: dict[tuple[str, str], int] = {}
+    for game in todo:
+        key = (game.entries[0].name, game.entries[1].name)
+        pairs[key] = pairs.get(key, 0) + 1
+    work = league.units(todo, jobs)
+    deals = len({game.game.seed for game in games})
+    lines = [
+        f"league {config.name}: {config.format}, {len(config.entries)} bots, rules {config.rules_name}, seed "
+        f"{config.seed}, {'duplicate deals' if config.duplicate else 'one game a deal'}",
+        f"games: {len(games)} ({len(games) - len(todo)} already in {out_dir}, {len(todo)} to play), "
+        f"{deals} distinct deals, {config.games} games a pairing",
+        f"work: {len(work)} units on {min(jobs, len(work)) if work else 0} jobs "
+        f"({'in this process' if jobs == 1 else 'worker processes'}), move time {config.time.move:g} s",
+        "estimated time: none before the first games end (the progress line then gives an ETA)",
+        "pairings to play:",
+    ]
+    lines += [f"  {a} vs {b}: {count} games" for (a, b), count in pairs.items()] or ["  none"]
+    return "\n".join(lines)
+
+
+def last_log_line(logs: pathlib.Path, name: str) -> str:
+    """The last line of the newest stderr log of bot ``name`` in ``logs``, or ""."""
+    patterns = [f"{name}-{name}-vs-*-g*.stderr.log", f"{name}-*-vs-{name}-g*.stderr.log"]  # see Match's log names
+    found = {path for pattern in patterns for path in logs.glob(pattern)} if logs.is_dir() else set()
+    for path in sorted(found, key=lambda path: path.stat().st_mtime, reverse=True):
+        lines = path.read_bytes()[-4096:].decode(errors="replace").strip().splitlines()
+        if lines:
+            return lines[-1][:200]
+    return ""
+
+
+def finished_records(out_dir: pathlib.Path) -> Iterator[dict[str, Any]]:
+    """The finished games' records, one at a time (for the faults counted so far)."""
+    try:
+        yield from league.each_record(out_dir / league.GAMES_FILE)
+    except RookError:
+        return

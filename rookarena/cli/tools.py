@@ -1,0 +1,246 @@
+"""The commands that are views and tools around the results: the built-in bots, the HTML report and
+replay viewer, a game as text, and the decision diff."""
+
+from __future__ import annotations
+
+import pathlib
+from typing import Any
+
+import click
+import trio
+
+from rookarena import league, records
+from rookarena.bots import Limits
+from rookarena.errors import RookError
+from rookarena.referee import TimeControl
+
+from . import _logging, _spec, main
+
+
+@main.command("bot")
+@click.argument("name", type=click.Choice(["random", "heuristic", "search"]))
+@click.option("--level", type=click.IntRange(1, 3), help="Strength of the search bot: 1, 2 (default) or 3.")
+@click.option("--seed", default="0", show_default=True, help="Seed of the bot's own choices.")
+@click.option("--playouts", type=click.IntRange(min=1), help="Playouts per decision (overrides --level's budget).")
+def bot(name: str, level: int | None, seed: str, playouts: int | None) -> None:
+    """Play the built-in bot NAME over rook/1 on stdin and stdout (for a league's `command:`).
+
+    random plays random legal actions; heuristic is the sample heuristic bot; search samples the hidden
+    cards and plays each option out (docs/bots.md). Given --seed and a budget of playouts that the move
+    time does not cut short, its play is the same on every run.
+    """
+    from rookarena import __version__  # noqa: PLC0415 (only this command needs the players)
+    from rookarena.players import loop  # noqa: PLC0415
+
+    raise SystemExit(loop.serve(loop.make_player(name, level, seed, playouts), __version__))
+
+
+def _load_results(directories: tuple[str, ...]) -> Any:
+    """The records of DIRECTORIES (shards merged) with their settings and logs, for the web commands."""
+    from rookarena.web import sources  # noqa: PLC0415 (jinja2 and the pages load only for these commands)
+
+    try:
+        found = sources.load([pathlib.Path(d) for d in directories])
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not found.records:
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
+    return found
+
+
+def _write_page(path: pathlib.Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
+
+
+def _game_index(played: list[dict[str, Any]], game: str, directory: str) -> int:
+    from rookarena.web import model  # noqa: PLC0415
+
+    index = model.find(played, game)
+    if index is None:
+        ids = model.game_ids(played)
+        shown = ", ".join(repr(i) for i in ids[:5]) + (f" ... ({len(ids)} games)" if len(ids) > 5 else "")
+        raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
+    return index
+
+
+@main.command("report")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
+@click.option(
+    "--embed",
+    type=click.IntRange(min=0),
+    default=400,
+    show_default=True,
+    help="Games embedded for the viewer; past it, the faulted, closest and most lopsided ones.",
+)
+@click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", help="Show this SPRT's LLR per deal pair (a match).")
+@click.option("--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT α.")
+@click.option("--beta", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT β.")
+def report_command(
+    directories: tuple[str, ...],
+    output: str | None,
+    embed: int,
+    sprt: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+) -> None:
+    """Write one self-contained HTML page of the results in DIRECTORIES (shards merged as in standings).
+
+    The page needs no network: league, standings, rating plots, crosstable, match and SPRT, faults with
+    the bots' stderr, and the games in a replay viewer. Open it in a browser, or mail it.
+    """
+    from rookarena import __version__  # noqa: PLC0415
+    from rookarena import sprt as sequential  # noqa: PLC0415
+    from rookarena.web import model, page  # noqa: PLC0415
+
+    found = _load_results(directories)
+    test = None
+    if sprt is not None:
+        try:
+            test = sequential.SequentialTest(
+                sequential.Model(model.sprt_model(found.records)), sprt[0], sprt[1], alpha, beta
+            )
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--sprt") from None
+    data = model.report_data(found.records, found.info, found.tails, cap=embed, test=test, version=__version__)
+    path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
+    text = page.render(data, f"rookarena: {data['league']['name']}")
+    _write_page(path, text)
+    note = data["embed"]
+    click.echo(
+        f"report: {path} ({len(text.encode()) / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)"
+    )
+
+
+@main.command("replay")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/GAME_ID.html).")
+def replay_command(directory: str, game: str, output: str | None) -> None:
+    """Write the replay viewer of game GAME of DIRECTORY as one HTML file (with its duplicate partner)."""
+    from rookarena import __version__  # noqa: PLC0415
+    from rookarena.web import model, page  # noqa: PLC0415
+
+    found = _load_results((directory,))
+    _game_index(found.records, game, directory)
+    data = model.replay_data(found.records, game, version=__version__)
+    path = pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html"
+    _write_page(path, page.render(data, f"rookarena: {game}"))
+    click.echo(f"replay: {path}")
+
+
+@main.command("show")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("game")
+@click.option("--seat", type=click.IntRange(0, 3), help="Only what this seat knew.")
+def show_command(directory: str, game: str, seat: int | None) -> None:
+    """Print game GAME of DIRECTORY as text: every hand's cards, auction, nest, trump, tricks and scores."""
+    from rookarena.web import text  # noqa: PLC0415
+
+    found = _load_results((directory,))
+    index = _game_index(found.records, game, directory)
+    click.echo(text.game_text(found.records[index], seat=seat, game_id=game), nl=False)
+
+
+@main.command("diff")
+@click.argument("new_command", metavar="NEW")
+@click.argument("old", metavar="OLD")
+@click.option(
+    "--from",
+    "directories",
+    multiple=True,
+    required=True,
+    type=click.Path(file_okay=False, exists=True),
+    help="A results directory holding OLD's games (a league's or a match's --out); repeat for shards.",
+)
+@click.option("--game", "wanted", multiple=True, metavar="ID", help="Only this game (repeat for more).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many games.")
+@click.option(
+    "--move-time", type=click.FloatRange(min=0.001), help="Seconds per decision (default: the league's, else 1)."
+)
+@click.option(
+    "--bank", type=click.FloatRange(min=0), help="Seconds of time bank per game (default: the league's, else 0)."
+)
+@click.option(
+    "--startup", type=click.FloatRange(min=0.1), help="Seconds to start and say hello (default: the league's, else 10)."
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the diff as an HTML page here.")
+@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
+def diff_command(
+    new_command: str,
+    old: str,
+    directories: tuple[str, ...],
+    wanted: tuple[str, ...],
+    limit: int | None,
+    move_time: float | None,
+    bank: float | None,
+    startup: float | None,
+    output: str | None,
+    verbose: int,
+) -> None:
+    """Replay OLD's games to the bot NEW and list the decisions where NEW would have acted differently.
+
+    NEW is a command, as for match ('python3 bot.py --level 2'); OLD is the name of a bot in the results.
+    For every game in which OLD held a seat, NEW is sent exactly the lines OLD's seat was sent, and at
+    each of OLD's decisions its answer is compared with OLD's recorded action. The game always follows
+    OLD's choices, so a different answer shows where NEW departs from OLD, not where it would have led.
+    Prints the counts by kind of decision (bid, discard, trump, lead, follow), then each difference with
+    the seat's view; -o writes the same as a page whose differences open in the replay viewer.
+    """
+    import json  # noqa: PLC0415
+
+    from rookarena import __version__, transcript  # noqa: PLC0415
+    from rookarena.diff import Differ, run_starts  # noqa: PLC0415
+    from rookarena.web import diff as diff_page  # noqa: PLC0415
+    from rookarena.web import page  # noqa: PLC0415
+
+    _logging(verbose)
+    found = _load_results(directories)
+    names = sorted({str(name) for record in found.records for name in record.get("seats") or []})
+    if old not in names:
+        shown = ", ".join(repr(name) for name in names)
+        raise click.BadParameter(
+            f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
+        )
+    games = transcript.select(found.records, old, set(wanted), limit)
+    known = {transcript.game_id(record, index) for index, record in enumerate(found.records)}
+    missing = [gid for gid in wanted if gid not in known]
+    if missing:
+        raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
+    if not games:
+        raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
+    settings: dict[str, Any] = {}
+    try:
+        meta = json.loads((pathlib.Path(directories[0]) / league.PLAN_FILE).read_text(encoding="utf-8"))
+        settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
+    except (OSError, ValueError):
+        pass
+    clock = TimeControl(
+        move=move_time if move_time is not None else float(settings.get("move", 1.0)),
+        bank=bank if bank is not None else float(settings.get("bank", 0.0)),
+        startup=startup if startup is not None else float(settings.get("startup", 10.0)),
+    )
+    for gid, record in games:  # every record must replay before any bot is started
+        try:
+            records.replay(record)
+        except RookError as exc:
+            raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
+    spec = _spec(new_command, None, "new")
+    starts = run_starts([pathlib.Path(d) for d in directories], old, [gid for gid, _ in games])
+    result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup), starts).run, games)
+    summary = diff_page.summarize(
+        new=result.new,
+        new_hello=result.new_hello,
+        old=old,
+        games=len(result.games),
+        answers=result.answers,
+        restarts=result.restarts,
+    )
+    click.echo(diff_page.text(summary), nl=False)
+    if output is not None:
+        data = diff_page.page_data(summary, dict(games), version=__version__)
+        _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
+        click.echo(f"page: {output}")
