@@ -45,6 +45,8 @@ YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn whil
 EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
 STOP_WAIT = 5.0  # seconds: the most a stop waits for the kernel to reap a killed process or end a pipe
 KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+EXTERNAL_STOP_WAIT = 1.0  # seconds to wait for the referee's own stop after a bot is ended by one of those
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -369,6 +371,13 @@ class BotProcess:
                 name = signal.Signals(-code).name
             except ValueError:
                 name = f"signal {-code}"
+            if -code in STOP_SIGNALS:
+                # A stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
+                # scancel signals every process of a job) is stopping everything, and the referee's own signal
+                # is on its way. Wait for it: it cancels this wait, and the game is then not recorded, rather
+                # than recorded as this bot's crash.
+                await trio.sleep(EXTERNAL_STOP_WAIT)
+                return Fault(FaultKind.CRASH, f"killed by {name}, which the referee did not send")
             return Fault(FaultKind.CRASH, f"killed by {name}")
         return Fault(FaultKind.CRASH, f"exited with status {code}")
 

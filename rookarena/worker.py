@@ -55,8 +55,11 @@ async def main() -> None:
     out = sys.stdout.buffer
 
     def on_record(record: dict[str, Any]) -> None:
-        out.write((records.dumps(record) + "\n").encode())
-        out.flush()
+        try:
+            out.write((records.dumps(record) + "\n").encode())
+            out.flush()
+        except BrokenPipeError:
+            raise ParentGoneError from None
 
     with trio.open_signal_receiver(signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
@@ -77,12 +80,29 @@ async def main() -> None:
                 nursery.start_soon(read)
                 async for ids in incoming:
                     await play_unit(config, [planned[game_id] for game_id in ids], log_dir, on_record)
-                    out.write(b'{"unit_done":true}\n')
-                    out.flush()
+                    try:
+                        out.write(b'{"unit_done":true}\n')
+                        out.flush()
+                    except BrokenPipeError:
+                        raise ParentGoneError from None
 
             nursery.start_soon(stop_on_signal)
             await serve()
 
 
+class ParentGoneError(Exception):
+    """The parent closed its end of this worker's output: it was killed, so this worker stops quietly."""
+
+
+def run() -> None:
+    try:
+        trio.run(main)
+    except* ParentGoneError:
+        # Nobody reads this worker's output any more: leave without a word (its bots were stopped on the way
+        # out), and without the interpreter's complaint about flushing a broken pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+
+
 if __name__ == "__main__":
-    trio.run(main)
+    run()

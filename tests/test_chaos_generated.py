@@ -9,6 +9,7 @@ games of a league without the adversaries, and no process is left.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -175,35 +176,51 @@ def _is_worker(pid: int) -> bool:
 def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     base = tmp_path_factory.mktemp("uninterrupted")
     marker = f"rookarena-whole-{uuid.uuid4().hex}"
-    result = run(write_league(base / "league.yaml", well_behaved(marker), "forfeit", games=16), base / "out")
+    result = run(write_league(base / "league.yaml", well_behaved(marker), "forfeit", games=40), base / "out")
     assert result.returncode == 0, result.stderr
     return load(base / "out")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kill_seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("kill_seed", [1, 2, 3, 4, 5])
 def test_random_kills_then_resume(
     kill_seed: int, uninterrupted: dict[str, dict[str, Any]], tmp_path: pathlib.Path
 ) -> None:
     """kill -9 of the referee, a worker or a bot at a random moment; then --resume until done. The games
     are the uninterrupted run's, except that a killed bot's game is its team's crash."""
     rng = random.Random(kill_seed)
-    victim = ["referee", "worker", "bot", "referee"][kill_seed - 1]
+    victim = ["referee", "worker", "bot", "referee", "everything"][kill_seed - 1]
     marker = f"rookarena-kill-{uuid.uuid4().hex}"
-    config = write_league(tmp_path / "league.yaml", well_behaved(marker), "forfeit", games=16)
+    config = write_league(tmp_path / "league.yaml", well_behaved(marker), "forfeit", games=40)
     out = tmp_path / "out"
     command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--format", "plain"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    time.sleep(rng.uniform(0.5, 3.0))
+    # A random moment while games are being played: after a random number of records, plus a little.
+    wanted, deadline = rng.randint(1, 10), time.monotonic() + 120
+    while not (out / "games.jsonl").exists() or len(load(out)) < wanted:
+        assert proc.poll() is None and time.monotonic() < deadline, "the league ended before the kill"
+        time.sleep(0.01)
+    time.sleep(rng.uniform(0, 0.2))
+    assert proc.poll() is None, "the league ended before the kill"
     tree = _descendants(proc.pid)
     if victim == "referee":
         target = proc.pid
     elif victim == "worker":
         target = rng.choice([pid for pid in tree if _is_worker(pid)] or [proc.pid])
-    else:
+    elif victim == "bot":
         bots = [pid for pid in tree if not _is_worker(pid)]
         target = rng.choice(bots) if bots else proc.pid
-    os.kill(target, signal.SIGKILL)
+    if victim == "everything":  # as Slurm's scancel does: SIGTERM to every process of the job, bots first
+        bots = [pid for pid in tree if not _is_worker(pid)]
+        for pid in [*bots, None, *(pid for pid in tree if _is_worker(pid)), proc.pid]:
+            if pid is None:
+                time.sleep(0.05)  # the referee's own signal comes a little later
+                continue
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+        target = proc.pid
+    else:
+        os.kill(target, signal.SIGKILL)
     _, err = proc.communicate(timeout=240)
     for _ in range(3):
         if proc.returncode == 0:
