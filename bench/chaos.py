@@ -108,7 +108,9 @@ def main() -> int:
     command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--format", "plain"]
     print(f"{len(planned)} games: {pairings} pairings of {per_pairing}, {args.adversaries} adversaries; in {work}")
     began = time.monotonic()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # Its output goes to files: a pipe nobody reads until the end would fill, and block the referee's writes.
+    log = (work / "run.err").open("w+")
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, text=True, env=env)
     rss_start = rss_end = 0
     hangs = 0
     last_count, last_change = 0, time.monotonic()
@@ -125,7 +127,10 @@ def main() -> int:
             hangs += 1
             proc.kill()
             break
-    _, stderr = proc.communicate()
+    proc.wait()
+    log.seek(0)
+    stderr = log.read()
+    log.close()
     seconds = time.monotonic() - began
     crashes = int(proc.returncode not in (0, None) and hangs == 0) + int("Traceback" in stderr)
     ids: list[str] = []
