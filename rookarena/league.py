@@ -95,30 +95,9 @@ def units(games: Sequence[PlannedGame], jobs: int) -> list[list[PlannedGame]]:
 # -- the results directory ---------------------------------------------------------------------------
 
 
-def read_games(path: pathlib.Path, repair: bool = False) -> list[dict[str, Any]]:
-    """The records of ``games.jsonl``. A last line cut short by a crash is dropped (and, with ``repair``,
-    cut from the file so appends start on a clean line); damage anywhere else is an error."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    out = []
-    good = 0
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            good += len(line) + 1
-            continue
-        try:
-            out.append(records.loads(line.decode("utf-8")))
-        except (UnicodeDecodeError, RookError) as exc:
-            if number == len(lines):
-                if repair:
-                    with path.open("r+b") as stream:
-                        stream.truncate(min(good, len(data)))
-                break
-            raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
-        good += len(line) + 1
-    return out
+def read_games(path: pathlib.Path) -> list[dict[str, Any]]:
+    """The records of ``games.jsonl`` (none if it does not exist), read as :func:`each_record` reads them."""
+    return list(each_record(path)) if path.exists() else []
 
 
 def prepare(
@@ -394,7 +373,7 @@ class Results:
     """What the standings need of a league's records, read without keeping the records."""
 
     games: list[GameResult]  # each game once, in the order first read
-    never_started: dict[str, int]  # see :func:`never_started`
+    never_started: dict[str, int]  # entries whose bots never said hello, with their number of games
 
 
 def merge_results(directories: Iterable[pathlib.Path]) -> Results:
@@ -454,8 +433,8 @@ def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
 
 
 def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:
-    """The records of ``path`` one at a time, as :func:`read_games` reads them (a last line cut short by a
-    crash is dropped; damage anywhere else is an error)."""
+    """The records of ``path`` one at a time: a last line cut short by a crash is dropped; damage anywhere
+    else is an error."""
     with path.open("rb") as stream:
         for number, line in enumerate(stream, 1):
             if not line.strip():
@@ -483,20 +462,9 @@ def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:
     return [f"{k}/{n}" for n in sorted(counts) for k in range(1, n + 1) if (k, n) not in held]
 
 
-def never_started(played: Iterable[dict[str, Any]]) -> dict[str, int]:
-    """The entries that never completed a handshake in any of their games, with how many games they had.
-
-    Their games are forfeits (or, under ``substitute``, random play in their place): results that did
-    not really happen, which ``run`` reports as an error rather than as a ranking.
-    """
-    spoke = _Spoke()
-    for record in played:
-        spoke.add(record)
-    return spoke.silent()
-
-
 class _Spoke:
-    """Whether each entry's bots ever said hello, record by record."""
+    """Whether each entry's bots ever said hello, record by record: those that never did had games that did
+    not really happen (forfeits, or random play in their place), which ``run`` reports as an error."""
 
     def __init__(self) -> None:
         self.helloed: dict[str, bool] = {}
