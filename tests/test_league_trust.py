@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from procs import processes_with
@@ -50,6 +52,23 @@ def write_config(path: pathlib.Path, bots: list[str], **top: object) -> pathlib.
     lines = [f"{key}: {value}" for key, value in settings.items()] + ["bots:", *bots]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def start_run(config: pathlib.Path, out: pathlib.Path, *extra: str, **popen: Any) -> subprocess.Popen[str]:
+    """`rookarena run CONFIG --out OUT` in the background, its output captured."""
+    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), *extra]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, **popen)
+
+
+def wait_until(ready: Callable[[], bool], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+def has_games(out: pathlib.Path, count: int) -> Callable[[], bool]:
+    return lambda: (out / "games.jsonl").exists() and len(game_ids(out)) >= count
 
 
 def game_ids(out: pathlib.Path) -> list[str]:
@@ -152,17 +171,8 @@ def test_a_second_run_into_one_directory_is_refused_while_the_first_runs(tmp_pat
     marker = f"rookarena-lock-{uuid.uuid4().hex}"
     config = write_config(tmp_path / "lock.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
     out = tmp_path / "out"
-    first = subprocess.Popen(
-        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    deadline = time.monotonic() + 60
-    while not (out / "league.json").exists():
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    first = start_run(config, out)
+    wait_until((out / "league.json").exists)
     for extra in ([], ["--resume"]):
         second = rookarena("run", str(config), "--out", str(out), *extra, cwd=tmp_path)
         assert second.returncode == 1, second.stderr
@@ -216,17 +226,8 @@ def test_the_logs_folder_removed_during_a_run(tmp_path: pathlib.Path) -> None:
         tmp_path / "logs.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=30, jobs=1
     )
     out = tmp_path / "out"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    deadline = time.monotonic() + 60
-    while not (out / "logs").exists() or not any((out / "logs").iterdir()):
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    run = start_run(config, out)
+    wait_until(lambda: (out / "logs").exists() and any((out / "logs").iterdir()))
     subprocess.run(["rm", "-rf", str(out / "logs")], check=True)
     _, err = run.communicate(timeout=300)
     assert run.returncode == 0, err
@@ -251,17 +252,8 @@ def test_a_killed_worker_loses_nothing(tmp_path: pathlib.Path) -> None:
     marker = f"rookarena-kill-{uuid.uuid4().hex}"
     config = write_config(tmp_path / "k.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
     out = tmp_path / "out"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    deadline = time.monotonic() + 60
-    while not (out / "games.jsonl").exists() or len(game_ids(out)) < 3:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    run = start_run(config, out)
+    wait_until(has_games(out, 3))
     mine = [pid for pid in _worker_pids() if _parent(pid) == run.pid]
     assert mine
     os.kill(mine[0], signal.SIGKILL)
@@ -289,18 +281,8 @@ def test_ctrl_c_twice_at_the_terminal(jobs: str, tmp_path: pathlib.Path) -> None
     marker = f"rookarena-int-{uuid.uuid4().hex}"
     config = write_config(tmp_path / "i.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
     out = tmp_path / "out"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--jobs", jobs],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-        start_new_session=True,  # its own process group, like a shell's foreground job
-    )
-    deadline = time.monotonic() + 60
-    while not (out / "games.jsonl").exists() or len(game_ids(out)) < 2:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    run = start_run(config, out, "--jobs", jobs, start_new_session=True)  # its own group, like a foreground job
+    wait_until(has_games(out, 2))
     os.killpg(run.pid, signal.SIGINT)
     time.sleep(0.1)
     os.killpg(run.pid, signal.SIGINT)
