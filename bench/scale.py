@@ -7,7 +7,11 @@ finished processes), peak resident memory of the parent and of the largest worke
 the time from the start to the first record in ``games.jsonl``. The goals (issue #13): CPU per game
 flat within 10% from 2 to 100 bots, first record under 1 s at any size, parent under 100 MB.
 
-Run it as ``python bench/scale.py [--sizes 2,8,32,100] [--games 2] [--jobs 2]``; it always exits 0.
+With ``--reuse both`` each size is run with bot processes kept from unit to unit (``reuse: true``, the
+default) and without, and the ratios are printed.
+
+Run it as ``python bench/scale.py [--sizes 2,8,32,100] [--games 2] [--jobs 2] [--reuse on|off|both]``;
+it always exits 0.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def config_text(bots: int, games: int, jobs: int) -> str:
-    lines = [f"name: scale-{bots}", f"games: {games}", "seed: 1", f"jobs: {jobs}", "time: {move: 5}", "bots:"]
+def config_text(bots: int, games: int, jobs: int, reuse: bool = True) -> str:
+    lines = [f"name: scale-{bots}", f"games: {games}", "seed: 1", f"jobs: {jobs}", "time: {move: 5}"]
+    lines += [f"reuse: {str(reuse).lower()}", "bots:"]
     for index in range(bots):
         lines += [
             f"  - name: r{index:03d}",
@@ -63,10 +68,11 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-def measure(bots: int, games: int, jobs: int, work: pathlib.Path) -> dict[str, float]:
-    config = work / f"scale-{bots}.yaml"
-    config.write_text(config_text(bots, games, jobs), encoding="utf-8")
-    out = work / f"out-{bots}"
+def measure(bots: int, games: int, jobs: int, work: pathlib.Path, reuse: bool = True) -> dict[str, float]:
+    tag = f"{bots}" if reuse else f"{bots}-fresh"
+    config = work / f"scale-{tag}.yaml"
+    config.write_text(config_text(bots, games, jobs, reuse), encoding="utf-8")
+    out = work / f"out-{tag}"
     records = out / "games.jsonl"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
@@ -142,6 +148,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2, help="games a pairing (even)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
+        "--reuse",
+        choices=("on", "off", "both"),
+        default="on",
+        help="keep bot processes from unit to unit (the default), not, or both in turn (then the ratio)",
+    )
+    parser.add_argument(
         "--standings", type=int, default=0, help="also time `rookarena standings` over this many records (copies)"
     )
     args = parser.parse_args()
@@ -149,24 +161,38 @@ def main() -> int:
     work = pathlib.Path(tempfile.mkdtemp(prefix="rookarena-scale-"))
     print(f"games a pairing {args.games}, jobs {args.jobs}, in {work}")
     print(
-        f"{'bots':>5} {'games':>6} {'wall s':>8} {'games/s':>8} {'CPU ms/game':>12} {'parent MiB':>11} "
+        f"{'bots':>5} {'reuse':>5} {'games':>6} {'wall s':>8} {'games/s':>8} {'CPU ms/game':>12} {'parent MiB':>11} "
         f"{'worker MiB':>11} {'first rec s':>12} {'exit':>5}"
     )
-    rows = []
+    modes = {"on": [True], "off": [False], "both": [True, False]}[args.reuse]
+    rows: dict[bool, list[dict[str, float]]] = {mode: [] for mode in modes}
     for bots in sizes:
-        row = measure(bots, args.games, args.jobs, work)
-        rows.append(row)
-        print(
-            f"{bots:>5} {row['games']:>6.0f} {row['wall']:>8.1f} {row['rate']:>8.2f} "
-            f"{row['cpu_per_game'] * 1000:>12.1f} {row['parent_mib']:>11.1f} {row['worker_mib']:>11.1f} "
-            f"{row['first']:>12.2f} {row['exit']:>5.0f}",
-            flush=True,
-        )
-    cpu = [row["cpu_per_game"] for row in rows if row["games"]]
-    if len(cpu) > 1:
-        print(f"CPU per game, largest over smallest size: {cpu[-1] / cpu[0]:.2f} (goal: within 1.10)")
+        for reuse in modes:
+            row = measure(bots, args.games, args.jobs, work, reuse)
+            rows[reuse].append(row)
+            print(
+                f"{bots:>5} {'on' if reuse else 'off':>5} {row['games']:>6.0f} {row['wall']:>8.1f} {row['rate']:>8.2f} "
+                f"{row['cpu_per_game'] * 1000:>12.1f} {row['parent_mib']:>11.1f} {row['worker_mib']:>11.1f} "
+                f"{row['first']:>12.2f} {row['exit']:>5.0f}",
+                flush=True,
+            )
+    for reuse in modes:
+        cpu = [row["cpu_per_game"] for row in rows[reuse] if row["games"]]
+        if len(cpu) > 1:
+            print(
+                f"reuse {'on' if reuse else 'off'}: CPU per game, largest over smallest size: "
+                f"{cpu[-1] / cpu[0]:.2f}, largest over the smallest above 2 bots: "
+                f"{cpu[-1] / min(cpu[1:]):.2f} (goal: within 1.10)"
+            )
+    if len(modes) == 2:
+        for on, off in zip(rows[True], rows[False], strict=True):
+            if on["cpu_per_game"] and off["cpu_per_game"]:
+                print(
+                    f"{on['bots']:.0f} bots: CPU per game with reuse {on['cpu_per_game'] / off['cpu_per_game']:.2f}x "
+                    f"of without, games/s {on['rate'] / off['rate']:.2f}x"
+                )
     if args.standings:
-        source = work / f"out-{sizes[-1]}" / "games.jsonl"
+        source = work / f"out-{sizes[-1]}{'' if modes[0] else '-fresh'}" / "games.jsonl"
         written, peak, seconds = standings_memory(args.standings, work, source)
         print(f"rookarena standings over {written} records: peak {peak:.1f} MiB, {seconds:.1f} s (goal: under 100 MB)")
     return 0

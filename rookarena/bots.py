@@ -58,6 +58,7 @@ class BotSpec:
     cwd: str | None = None
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
     limits: Limits | None = None  # this bot's own limits, instead of the league's
+    reuse: bool = True  # whether a league may keep its process for the next unit it plays in
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ class LeagueConfig:
     source: str  # the file's text, copied into the results directory
     origin: str = ""  # the file it was read from
     pin_cpus: str = "auto"  # keep each worker and its bots on one CPU: "auto", "on" or "off"
+    reuse: bool = True  # whether bot processes may be kept from one unit to the next (each bot can say no)
 
 
 FORMATS = ("round-robin", "gauntlet")
@@ -71,9 +72,10 @@ TOP_KEYS = (
     "withdraw_after",
     "limits",
     "pin_cpus",
+    "reuse",
     "bots",
 )
-BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox")
+BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "reuse")
 TIME_KEYS = ("move", "startup", "bank")
 LIMIT_KEYS = ("line", "stderr", "memory", "cpu", "processes", "files")
 # Each limit key: the Limits field it sets, and what it counts.
@@ -246,9 +248,10 @@ class _Reader:
                     f"expected auto, true or false, got {self._show(top['pin_cpus'][1])}",
                 )
         limits = self.limits(get("limits"), time)
+        reuse = self.boolean(top["reuse"][1], "reuse") if "reuse" in top else True
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
-        entries = self.bots(top["bots"][1], limits)
+        entries = self.bots(top["bots"][1], limits, reuse)
         return LeagueConfig(
             name=name,
             rules=rules,
@@ -265,6 +268,7 @@ class _Reader:
             entries=entries,
             source=text,
             pin_cpus=pin,
+            reuse=reuse,
         )
 
     def rules(self, pair: tuple[yaml.Node, yaml.Node] | None) -> tuple[str, Rules]:
@@ -313,7 +317,7 @@ class _Reader:
                 raise ConfigError(f"{exc} ({unit})") from None
         return dataclasses.replace(base, **values)
 
-    def bots(self, node: yaml.Node, limits: Limits) -> tuple[Entry, ...]:
+    def bots(self, node: yaml.Node, limits: Limits, reuse: bool) -> tuple[Entry, ...]:
         if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
             raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
         entries: list[Entry] = []
@@ -341,11 +345,12 @@ class _Reader:
             if "sandbox" in keys:
                 prefix = self.command(keys["sandbox"][1], f"{where}.sandbox", name, cwd, env).command
             bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
-            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own)
+            keep = self.boolean(keys["reuse"][1], f"{where}.reuse") if "reuse" in keys else reuse
+            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep)
             partner = bot
             if "partner" in keys:
                 partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
-                partner = dataclasses.replace(partner, command=prefix + partner.command, limits=own)
+                partner = dataclasses.replace(partner, command=prefix + partner.command, limits=own, reuse=keep)
             entries.append(Entry(name, bot, partner))
         return tuple(entries)
 

@@ -21,10 +21,11 @@ from typing import IO, Any
 import trio
 
 from rookarena import records
+from rookarena.bots import BotSpec
 from rookarena.config import Entry, LeagueConfig, as_mapping
 from rookarena.errors import RookError
 from rookarena.standings import GameResult, game_result
-from rookarena.tournament import Match, MatchConfig, Scheduled, schedule
+from rookarena.tournament import BotPool, Match, MatchConfig, NextNeeds, Scheduled, open_pool, schedule
 
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
@@ -303,30 +304,65 @@ async def run(
     log_dir: pathlib.Path | None,
     on_record: Callable[[dict[str, Any]], None],
 ) -> None:
-    """Play ``games`` with ``jobs`` units at a time in this process, handing each record to ``on_record``."""
+    """Play ``games`` with ``jobs`` units at a time in this process, handing each record to ``on_record``.
 
-    async def play(unit: list[PlannedGame]) -> None:
-        await play_unit(config, unit, log_dir, on_record)
-
-    await run_units(units(games, jobs), jobs, play)
-
-
-async def run_units(
-    work: Sequence[list[PlannedGame]], jobs: int, play: Callable[[list[PlannedGame]], Awaitable[None]]
-) -> None:
-    """Hand the units of ``work`` to ``play``, at most ``jobs`` at once, in order."""
+    Each of the ``jobs`` slots plays its units one after another with a pool of bot processes of its own:
+    at the end of a unit it takes its next unit, so the processes that unit needs play on.
+    """
+    work = units(games, jobs)
     send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
     for unit in work:
         send.send_nowait(unit)
     send.close()
 
     async def slot() -> None:
-        async for unit in receive:
-            await play(unit)
+        async with open_pool() as pool:
+            unit = await take_from(receive)
+            while unit is not None:
+                ahead = Ahead(lambda: take_from(receive))
+                await play_unit(config, unit, log_dir, on_record, pool, ahead.needs)
+                unit = await ahead.unit()
 
     async with trio.open_nursery() as nursery:
         for _ in range(min(jobs, len(work))):
             nursery.start_soon(slot)
+
+
+async def take_from(receive: trio.MemoryReceiveChannel[list[PlannedGame]]) -> list[PlannedGame] | None:
+    """The next unit of a filled and closed channel, or None when there is none left."""
+    try:
+        return receive.receive_nowait()
+    except (trio.WouldBlock, trio.EndOfChannel):
+        return None
+
+
+class Ahead:
+    """The unit played after the current one, taken (by ``take``) once the current one asks what its
+    successor needs, so that the bots both play with are kept running between them."""
+
+    def __init__(self, take: Callable[[], Awaitable[list[PlannedGame] | None]]) -> None:
+        self.take = take
+        self.asked = False
+        self.next: list[PlannedGame] | None = None
+
+    async def needs(self) -> list[BotSpec]:
+        if not self.asked:
+            self.next = await self.take()
+            self.asked = True
+        return needs(self.next)
+
+    async def unit(self) -> list[PlannedGame] | None:
+        """The unit taken ahead, or (when none was asked for) the next one."""
+        return self.next if self.asked else await self.take()
+
+
+def needs(unit: Sequence[PlannedGame] | None) -> list[BotSpec]:
+    """The bot programs a unit plays with: its entries' bots and partners (none for no unit)."""
+    if not unit:
+        return []
+    a, b = unit[0].entries
+    specs = [a.bot, a.partner, b.bot, b.partner]
+    return specs if any(spec.reuse for spec in specs) else []
 
 
 async def play_unit(
@@ -334,8 +370,11 @@ async def play_unit(
     unit: Sequence[PlannedGame],
     log_dir: pathlib.Path | None,
     on_record: Callable[[dict[str, Any]], None],
+    pool: BotPool | None = None,
+    next_needs: NextNeeds | None = None,
 ) -> None:
-    """One pairing's run of games, played by one set of bot processes."""
+    """One pairing's run of games, played by one set of bot processes (some perhaps kept in ``pool`` from
+    the unit before; those the next unit needs, by ``next_needs``, are kept for it)."""
     a, b = unit[0].entries
     match = Match(
         MatchConfig(
@@ -354,7 +393,9 @@ async def play_unit(
             names=(a.name, b.name),
             plan=tuple(game.game for game in unit),
             league=config.name,
-        )
+        ),
+        pool,
+        next_needs,
     )
     await match.run(on_record)
 

@@ -4,13 +4,19 @@ A match keeps one process per seat-program for its whole length, starts them aga
 and withdraws a team whose bots have faulted in ``withdraw_after`` games in a row (its remaining games
 are forfeited without being played). With duplicate deals every deal is played twice, the teams
 swapping seats, so luck of the cards cancels out.
+
+Matches played one after another by the same referee process can share a :class:`BotPool`: at the end
+of a match, the processes the next match needs (and that may be reused, see :func:`reusable`) are handed
+to the pool instead of being stopped, and the next match takes them from it. The others are told 'bye'
+and stopped before the last record is handed on, so that how they exit is part of that record.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import pathlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import trio
@@ -71,9 +77,68 @@ def schedule(games: int, seed: int, duplicate: bool) -> list[Scheduled]:
     return out
 
 
+def reusable(spec: BotSpec) -> bool:
+    """Whether a process of ``spec`` may play on in the next match: not when it asked for fresh processes,
+    nor when it has a CPU-time limit (that limit is a match's: it would otherwise span several)."""
+    return spec.reuse and (spec.limits is None or spec.limits.cpu_seconds is None)
+
+
+def _key(spec: BotSpec) -> tuple[Any, ...]:
+    return (spec.name, spec.command, spec.cwd, tuple(sorted(spec.env.items())), spec.limits)
+
+
+class BotPool:
+    """Bot processes kept running between the matches of one referee process, by the program they run.
+
+    Open it with :func:`open_pool`; processes started for a match that uses the pool live in the pool's
+    nursery, so that they can outlive the match.
+    """
+
+    def __init__(self, nursery: trio.Nursery) -> None:
+        self.nursery = nursery
+        self.idle: dict[tuple[Any, ...], list[BotProcess]] = {}
+
+    def take(self, spec: BotSpec) -> BotProcess | None:
+        """A running process of ``spec`` left by an earlier match, if there is one."""
+        procs = self.idle.get(_key(spec))
+        while procs:
+            proc = procs.pop()
+            if proc.alive:
+                return proc
+        return None
+
+    def put(self, proc: BotProcess) -> None:
+        self.idle.setdefault(_key(proc.spec), []).append(proc)
+
+    async def stop_idle(self) -> None:
+        """Say 'bye' to every process left in the pool and stop them (a match ended without taking them)."""
+        procs = [proc for group in self.idle.values() for proc in group]
+        self.idle.clear()
+        if procs:
+            await _stop_all(procs, 0.0)
+
+
+@asynccontextmanager
+async def open_pool() -> AsyncIterator[BotPool]:
+    """A :class:`BotPool` whose processes are all stopped when the block ends, however it ends."""
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery)
+        try:
+            yield pool
+        finally:
+            with trio.CancelScope(shield=True):
+                await pool.stop_idle()
+
+
+# What the next match will need, asked at the end of a match: the programs of its four slots, or none.
+NextNeeds = Callable[[], Awaitable[Sequence[BotSpec]]]
+
+
 class Match:
-    def __init__(self, config: MatchConfig) -> None:
+    def __init__(self, config: MatchConfig, pool: BotPool | None = None, next_needs: NextNeeds | None = None) -> None:
         self.config = config
+        self.pool = pool
+        self.next_needs = next_needs
         # Slots 0, 1: team A's two programs; 2, 3: team B's.
         self.specs = [*config.team_a, *config.team_b]
         self.procs: list[BotProcess | None] = [None] * 4
@@ -88,7 +153,8 @@ class Match:
 
     async def run(self, on_record: Callable[[dict[str, Any]], None]) -> None:
         """Play every game, handing each record to ``on_record`` as soon as the game ends."""
-        async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as own:
+            nursery = own if self.pool is None else self.pool.nursery
             try:
                 config = self.config
                 plan = config.plan if config.plan is not None else schedule(config.games, config.seed, config.duplicate)
@@ -97,7 +163,10 @@ class Match:
                         break
                     record = await self._play(nursery, game)
                     if number == len(plan) - 1 or self.stopped:
-                        # The bots' last game: stop them first, so that how they exit is part of its record.
+                        # The bots' last game: hand on those the next match needs, and stop the others
+                        # first, so that how they exit is part of its record.
+                        if not self.stopped:
+                            await self._hand_over(game, record)
                         with trio.CancelScope(shield=True):
                             await self._stop_all()
                         record["faults"].extend(self._exit_faults(game, record))
@@ -152,6 +221,12 @@ class Match:
                 self.restarts[slot] += 1
             spec = self.specs[slot]
             label = f"{spec.name}#{slot}"
+            if old is None and self.pool is not None and reusable(spec):
+                kept = self.pool.take(spec)
+                if kept is not None:
+                    kept.label = label
+                    self.procs[slot] = kept
+                    return
             log_path = None
             if self.config.log_dir is not None:
                 first = self.config.plan[0].index + 1 if self.config.plan else 1
@@ -168,6 +243,27 @@ class Match:
                 proc = self.procs[slot]
                 if proc is None or not proc.alive:
                     starters.start_soon(start, slot)
+
+    async def _hand_over(self, game: Scheduled, record: dict[str, Any]) -> None:
+        """Give the pool the processes the next match needs, if they may be reused and did not fault in the
+        last game (the others are stopped by the caller)."""
+        if self.pool is None or self.next_needs is None:
+            return
+        with trio.CancelScope(shield=True):
+            await self.pool.stop_idle()  # left by an earlier match and not taken by this one: nobody needs them
+        wanted: dict[tuple[Any, ...], int] = {}
+        for spec in await self.next_needs():
+            if reusable(spec):
+                wanted[_key(spec)] = wanted.get(_key(spec), 0) + 1
+        slots = self._slots(game)
+        faulty = {slots[fault["seat"]] for fault in record.get("faults", []) if isinstance(fault.get("seat"), int)}
+        for slot, proc in enumerate(self.procs):
+            if proc is None or not proc.alive or slot in faulty or not reusable(proc.spec):
+                continue
+            if wanted.get(_key(proc.spec), 0) > 0:
+                wanted[_key(proc.spec)] -= 1
+                self.pool.put(proc)
+                self.procs[slot] = None
 
     def _update_streaks(self, record: dict[str, Any], slots: list[int]) -> None:
         faulty = {slots[fault["seat"]] // 2 for fault in record.get("faults", [])}
@@ -207,12 +303,17 @@ class Match:
         return [2, 0, 3, 1] if game.swapped else [0, 2, 1, 3]
 
     async def _stop_all(self) -> None:
-        async def stop(proc: BotProcess) -> None:
-            if proc.alive:
-                await proc.send(bye_message(), self.config.limits.grace)
-            await proc.stop()
+        await _stop_all([proc for proc in self.procs if proc is not None], self.config.limits.grace)
 
-        async with trio.open_nursery() as stoppers:
-            for proc in self.procs:
-                if proc is not None:
-                    stoppers.start_soon(stop, proc)
+
+async def _stop_all(procs: Sequence[BotProcess], grace: float) -> None:
+    """Say 'bye' to each of ``procs`` (waiting up to ``grace``, or each one's own grace when 0) and stop them."""
+
+    async def stop(proc: BotProcess) -> None:
+        if proc.alive:
+            await proc.send(bye_message(), grace or proc.limits.grace)
+        await proc.stop()
+
+    async with trio.open_nursery() as stoppers:
+        for proc in procs:
+            stoppers.start_soon(stop, proc)

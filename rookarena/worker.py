@@ -1,4 +1,4 @@
-"""A league worker process: plays one unit of games and prints their records (see rookarena.workers)."""
+"""A league worker process: plays the units of games it is given and prints their records (see rookarena.workers)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ import trio  # noqa: E402
 
 from rookarena import records  # noqa: E402
 from rookarena.config import loads  # noqa: E402
-from rookarena.league import plan, play_unit  # noqa: E402
+from rookarena.league import Ahead, PlannedGame, plan, play_unit  # noqa: E402
 from rookarena.protocol import LineBuffer  # noqa: E402
+from rookarena.tournament import BotPool, open_pool  # noqa: E402
 
 
 async def main() -> None:
@@ -68,26 +69,43 @@ async def main() -> None:
                 async for _ in signals:
                     nursery.cancel_scope.cancel()
 
-            async def serve() -> None:
-                """Units, one a line, until end of input; end of input during a unit means the parent died."""
-                units, incoming = trio.open_memory_channel[list[str]](1)
+            async def serve(pool: BotPool) -> None:
+                """Units, one a line, until the parent has no more; end of input during a unit means the parent
+                died. Near a unit's end the worker asks for its next unit, so that the bots it needs play on."""
+                units, incoming = trio.open_memory_channel[list[str] | None](1)
 
                 async def read() -> None:
                     while (line := await next_line()) is not None:
                         await units.send(json.loads(line)["games"])
                     nursery.cancel_scope.cancel()
 
-                nursery.start_soon(read)
-                async for ids in incoming:
-                    await play_unit(config, [planned[game_id] for game_id in ids], log_dir, on_record)
+                def send(message: bytes) -> None:
                     try:
-                        out.write(b'{"unit_done":true}\n')
+                        out.write(message)
                         out.flush()
                     except BrokenPipeError:
                         raise ParentGoneError from None
 
+                async def receive() -> list[PlannedGame] | None:
+                    ids = await incoming.receive()
+                    return [planned[game_id] for game_id in ids] if ids else None
+
+                async def ask() -> list[PlannedGame] | None:
+                    send(b'{"next":true}\n')
+                    return await receive()
+
+                nursery.start_soon(read)
+                unit = await receive()
+                while unit is not None:
+                    ahead = Ahead(ask)
+                    await play_unit(config, unit, log_dir, on_record, pool, ahead.needs)
+                    send(b'{"unit_done":true}\n')
+                    unit = await ahead.unit() if ahead.asked else await receive()
+
             nursery.start_soon(stop_on_signal)
-            await serve()
+            async with open_pool() as pool:
+                await serve(pool)
+            nursery.cancel_scope.cancel()
 
 
 class ParentGoneError(Exception):

@@ -33,7 +33,7 @@ import trio
 from rookarena import records
 from rookarena.config import LeagueConfig
 from rookarena.errors import RookError
-from rookarena.league import PlannedGame, units
+from rookarena.league import Ahead, PlannedGame, take_from, units
 from rookarena.protocol import LineBuffer
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ STOP_GRACE = 20.0  # seconds a worker has to stop its bots and exit after SIGTER
 MAX_RECORD = 1 << 26
 ATTEMPTS = 3  # times a unit's unfinished games are given to a worker before the league stops
 UNIT_DONE = "unit_done"  # the key of the line a worker sends after a unit's last record
+NEXT = "next"  # the key of the line a worker sends to ask for its next unit, before a unit's last record
 
 
 class WorkerError(RookError):
@@ -69,8 +70,11 @@ async def run(
     async def slot(index: int) -> None:
         worker = Worker({**head, "cpu": None if cpus is None else cpus[index % len(cpus)]})
         try:
-            async for unit in receive:
-                await _play_unit(worker, unit, on_record)
+            unit = await take_from(receive)
+            while unit is not None:
+                ahead = Ahead(lambda: take_from(receive))
+                await _play_unit(worker, unit, on_record, ahead)
+                unit = await ahead.unit()
             await worker.close()
         finally:
             await worker.terminate(on_record)
@@ -80,7 +84,9 @@ async def run(
             nursery.start_soon(slot, index)
 
 
-async def _play_unit(worker: Worker, unit: list[PlannedGame], on_record: Callable[[dict[str, Any]], None]) -> None:
+async def _play_unit(
+    worker: Worker, unit: list[PlannedGame], on_record: Callable[[dict[str, Any]], None], ahead: Ahead
+) -> None:
     """One unit on ``worker``; a worker that dies is replaced and given the unit's unfinished games."""
     left = list(unit)
     done: set[str] = set()
@@ -91,7 +97,7 @@ async def _play_unit(worker: Worker, unit: list[PlannedGame], on_record: Callabl
 
     for attempt in range(1, ATTEMPTS + 1):
         try:
-            await worker.play(left, record)
+            await worker.play(left, record, ahead)
             return
         except WorkerError as exc:
             left = [game for game in left if game.game_id not in done]
@@ -123,6 +129,7 @@ class Worker:
         self.process: trio.Process | None = None
         self.buffer = LineBuffer(MAX_RECORD)
         self.lines: list[bytes] = []
+        self.promised: list[str] | None = None  # the game ids the running process was told come next
 
     async def _start(self) -> trio.Process:
         # -P: not the current directory's code; PYTHONPATH: this very package, wherever it was imported from.
@@ -134,7 +141,7 @@ class Worker:
             env={**os.environ, "PYTHONPATH": path},
             start_new_session=True,
         )
-        self.process, self.buffer, self.lines = process, LineBuffer(MAX_RECORD), []
+        self.process, self.buffer, self.lines, self.promised = process, LineBuffer(MAX_RECORD), [], None
         await self._send(self.head)
         return process
 
@@ -153,16 +160,28 @@ class Worker:
             self.lines.extend(self.buffer.feed(bytes(data)))
         return self.lines.pop(0)
 
-    async def play(self, unit: list[PlannedGame], on_record: Callable[[dict[str, Any]], None]) -> None:
-        """Play ``unit``: hand each record to ``on_record`` as it arrives, until the worker says it is done."""
+    async def play(self, unit: list[PlannedGame], on_record: Callable[[dict[str, Any]], None], ahead: Ahead) -> None:
+        """Play ``unit``: hand each record to ``on_record`` as it arrives, until the worker says it is done.
+
+        When the worker asks what comes next, it is told ``ahead``'s unit (taken then, once for all the
+        worker processes that may play this unit); it starts that unit at once, without being sent it.
+        """
         process = self.process if self.process is not None and self.process.returncode is None else None
         if process is None:
             process = await self._start()
-        await self._send({"games": [game.game_id for game in unit]})
+        ids = [game.game_id for game in unit]
+        if self.promised != ids:
+            await self._send({"games": ids})
+        self.promised = None
         while (line := await self._line()) is not None:
             value = records.loads(line.decode("utf-8"))
             if value.get(UNIT_DONE):
                 return
+            if value.get(NEXT):
+                await ahead.needs()
+                self.promised = None if ahead.next is None else [game.game_id for game in ahead.next]
+                await self._send({"games": self.promised})
+                continue
             on_record(value)
         code = await process.wait()
         await self._close_streams()

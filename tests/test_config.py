@@ -129,6 +129,7 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("limits-cpu-float", with_bots("limits: {cpu: 1.5}\n"), 3, "limits.cpu", ("whole number", "(seconds)")),
     ("withdraw-after-zero", with_bots("withdraw_after: 0\n"), 3, "withdraw_after", ("expected a whole number >= 1",)),
     ("pin-cpus-word", with_bots("pin_cpus: sometimes\n"), 3, "pin_cpus", ("expected auto, true or false", "sometimes")),
+    ("reuse-word", with_bots("reuse: sometimes\n"), 3, "reuse", ("expected true or false", "'sometimes'")),
     ("seed-negative", with_bots("seed: -1\n"), 3, "seed", ("expected a whole number >= 0", "-1")),
     ("jobs-zero", with_bots("jobs: 0\n"), 3, "jobs", ("expected a whole number >= 1", "got 0")),
     ("name-empty", HEAD.replace("name: test", "name: ''") + BOTS, 2, "name", ("expected a non-empty string",)),
@@ -234,6 +235,13 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
         8,
         "bots[1].sandbox",
         ("no program 'no-such-jail' on PATH",),
+    ),
+    (
+        "bot-reuse-a-number",
+        second_bot("name: beta", f"command: {PY}", "reuse: 1"),
+        8,
+        "bots[1].reuse",
+        ("expected true or false", "got 1"),
     ),
     (
         "bot-limits-not-a-mapping",

@@ -1,0 +1,19 @@
+"""The packaged random bot, noting each start of its process, for the tests of bot process reuse.
+
+Usage: counting_bot.py NAME SALT. Each start appends ``NAME PID`` to the file named by the environment
+variable ROOKARENA_TEST_STARTS. With ROOKARENA_TEST_LINGER set, the process stays on for a minute after
+its input ends instead of exiting (the referee has to stop it, which is a fault of its own).
+"""
+
+import os
+import runpy
+import sys
+import time
+
+name, salt = sys.argv[1], sys.argv[2]
+with open(os.environ["ROOKARENA_TEST_STARTS"], "a", encoding="utf-8") as starts:
+    starts.write(f"{name} {os.getpid()}\n")
+sys.argv = ["randombot", salt]
+runpy.run_module("rookarena.randombot", run_name="__main__")
+if os.environ.get("ROOKARENA_TEST_LINGER"):
+    time.sleep(60)
