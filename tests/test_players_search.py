@@ -15,7 +15,7 @@ from rookarena.players.base import Deadline, Player
 from rookarena.players.fast import Deck, legal_cards, playout, solve
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.inprocess import play_game
-from rookarena.players.search import SearchPlayer, Settings, settings_for
+from rookarena.players.search import SearchPlayer, Settings, calls, played_by, settings_for
 from rookarena.players.worlds import PILE, for_auction, from_view, sample
 from rookarena.presets import PRESETS
 from rookarena.protocol import view_json
@@ -237,3 +237,32 @@ def test_exact_endgame_is_minimax(rules: Rules) -> None:
         assert (hands, trick) == before
         checked += 1
     assert checked >= 10
+
+
+def _auction(*calls_made: tuple[int, str]) -> dict[str, Any]:
+    return {"auction": [{"seat": seat, "action": action} for seat, action in calls_made]}
+
+
+def test_calls_bound_each_hand_by_what_it_bid_and_declined() -> None:
+    view_ = _auction((1, "bid 70"), (2, "pass"), (3, "bid 80"), (0, "pass"), (1, "pass"))
+    bounds = calls(view_, Rules(), 5.0)
+    inf = float("inf")
+    assert bounds[1] == (65.0, 100.0)  # declined 85 over its partner: the overcall margin (10) more
+    assert bounds[2] == (-inf, 80.0)  # declined 75
+    assert bounds[3] == (75.0, inf)
+    assert bounds[0] == (-inf, 90.0)  # declined 85 over an opponent
+    # Where the opener must bid, its first bid says nothing; a later one does.
+    forced = calls(_auction((1, "bid 70"), (2, "bid 75"), (1, "bid 80")), PRESETS["bidders-nest"].rules, 0.0)
+    assert forced[1] == (80.0, inf)
+    assert forced[2] == (75.0, inf)
+    assert calls(_auction((1, "bid 70")), PRESETS["bidders-nest"].rules, 0.0)[1] == (-inf, inf)
+
+
+def testplayed_by_reads_every_trick_and_the_current_one() -> None:
+    deck = Deck.of(Rules())
+    game = _random_positions(Rules(), 21, 10)[-1]
+    v = view_json(view(game, 0))
+    played = played_by(v, deck)
+    assert sum(len(cards) for cards in played) == 4 * len(game.tricks) + len(game.trick_cards)
+    for s in range(4):
+        assert len(played[s]) + len(game.hands[s]) == Rules().hand_size

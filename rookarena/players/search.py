@@ -46,6 +46,9 @@ SAMPLE_TRIES = 8
 # The nest is planned once for all its decisions (a discard for each card, and trump): it gets this
 # many decisions' worth of playouts.
 NEST_BUDGET = 3
+# The nest plans only for this many trump colours, the heuristic's likeliest first (fewer candidates,
+# fewer chances for the noise of a few deals to pick a bad one).
+NEST_TRUMPS = 2
 # The simulated counters of a hand in the auction get this many decisions' worth of playouts.
 BID_BUDGET = 1
 # In the play, with this many cards or fewer in hand the rest of each deal is solved exactly
@@ -55,6 +58,11 @@ EXACT = 3
 PRIOR = 0.0
 # Overcalling a partner needs this many more counters.
 PARTNER_MARGIN = 10.0
+# In the play, deals are drawn again (up to SAMPLE_TRIES times) when a seat's hand as dealt (its cards
+# now plus those it played) disagrees with its calls in the auction by more than this many counters of
+# the heuristic's fitted estimate: a bid says the hand is worth at least it, a pass that it is worth less
+# than the bid declined. None: no inference from the auction.
+INFER_SLACK: float | None = 5.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -68,6 +76,8 @@ class Settings:
     exact: int = EXACT
     nest_budget: int = NEST_BUDGET
     bid_budget: int = BID_BUDGET
+    infer: float | None = INFER_SLACK
+    nest_trumps: int = NEST_TRUMPS
 
 
 def settings_for(level: int | None = None, playouts: int | None = None) -> Settings:
@@ -233,6 +243,9 @@ class SearchPlayer:
         cards = heuristic.Cards(self.rules_map)
         named = view["trump"]
         colours = [COLORS.index(c) for c in COLORS if named is None or c.value == named]
+        if named is None:
+            colours.sort(key=lambda t: -_trump_strength(full, COLORS[t].value, cards))
+            del colours[self.settings.nest_trumps :]
         plans: list[tuple[int, list[str]]] = []
         for trump in colours:
             for safe in (None, True, False):
@@ -293,23 +306,41 @@ class SearchPlayer:
             1 for i, text in enumerate(view["trick"]) if (leader + i) % 4 == bidder and suit[deck.index[text]] == trump
         )
         wanted = self.settings.bidder_trumps * deck.rules.hand_size - shown if bidder != seat else 0
+        slack = self.settings.infer
+        bounds = calls(view, deck.rules, slack) if slack is not None else {}
+        bounds.pop(bidder, None)  # the bidder's hand before the nest is not known from its cards
+        bounds.pop(seat, None)
+        played = played_by(view, deck)
+        cards = heuristic.Cards(self.rules_map)
+
+        def misfits(held: list[list[int]]) -> int:
+            wrong = int(sum(1 for c in held[bidder] if suit[c] == trump) < wanted)
+            for s, (low, high) in bounds.items():
+                worth = heuristic.estimate([deck.text[c] for c in (*held[s], *played[s])], cards)
+                wrong += worth < low or worth >= high
+            return wrong
+
         for _ in range(worlds):
             held = sample(knowledge, rng)
+            wrong = misfits(held)
             for _retry in range(SAMPLE_TRIES):
-                if sum(1 for c in held[bidder] if suit[c] == trump) >= wanted:
+                if not wrong:
                     break
-                held = sample(knowledge, rng)
+                other = sample(knowledge, rng)
+                other_wrong = misfits(other)
+                if other_wrong < wrong:
+                    held, wrong = other, other_wrong
             nest = known_nest if known_nest is not None else sum(deck.points[card] for card in held[PILE])
             seed = rng.random()
             for i, card in enumerate(options):
                 hands = [list(held[s]) for s in range(4)]
                 hands[seat] = [c for c in hand if c != card]
-                played = [*trick, card]
+                after = [*trick, card]
                 if exact:
-                    totals[i] += self._solved(trump, hands, leader, played, team, bidder, bid, counters, nest)
+                    totals[i] += self._solved(trump, hands, leader, after, team, bidder, bid, counters, nest)
                     continue
                 taken = [counters[0], counters[1]]
-                last = playout(deck, trump, hands, leader, played, taken, random.Random(seed), bidder % 2)
+                last = playout(deck, trump, hands, leader, after, taken, random.Random(seed), bidder % 2)
                 totals[i] += hand_value(deck, team, bidder, bid, taken, last, nest)
             done += 1
             if deadline.passed():
@@ -320,3 +351,51 @@ class SearchPlayer:
             totals[legal.index(favourite)] += self.settings.prior * done
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         return legal[best]
+
+
+def calls(view: dict[str, Any], rules: Rules, slack: float) -> dict[int, tuple[float, float]]:
+    """For each seat that spoke in the auction, the range its calls put its hand's estimated worth in.
+
+    A bid of b says at least ``b - slack``; a pass when the lowest legal bid was b says less than
+    ``b + slack`` (and a partner's overcall margin more when its partner held the bid). A bid the rules
+    forced (the opener's, where it may not pass) says nothing.
+    """
+    out: dict[int, tuple[float, float]] = {}
+    high: int | None = None
+    holder: int | None = None
+    margin = 2 * rules.bid_step
+    for entry in view["auction"]:
+        who: int = entry["seat"]
+        action: str = entry["action"]
+        low, top = out.get(who, (float("-inf"), float("inf")))
+        if action.startswith("bid "):
+            amount = int(action.split()[1])
+            forced = high is None and not rules.opener_may_pass
+            if not forced:
+                low = max(low, amount - slack)
+            high, holder = amount, who
+        elif action == "pass":
+            lowest = rules.bid_min if high is None else high + rules.bid_step
+            top = min(top, lowest + slack + (margin if holder == (who + 2) % 4 else 0))
+        else:
+            continue
+        out[who] = (low, top)
+    return out
+
+
+def played_by(view: dict[str, Any], deck: Deck) -> list[list[int]]:
+    """The cards each seat has played this hand."""
+    out: list[list[int]] = [[] for _ in range(4)]
+    plays = [(t["leader"], t["cards"]) for t in view["tricks"]]
+    if view["trick"]:
+        plays.append((view["trick_leader"], view["trick"]))
+    for leader, texts in plays:
+        for i, text in enumerate(texts):
+            out[(leader + i) % 4].append(deck.index[text])
+    return out
+
+
+def _trump_strength(hand: list[str], color: str, cards: heuristic.Cards) -> float:
+    """How good ``color`` is as trump for ``hand``, as the heuristic ranks colours: length, then strength."""
+    top = 2 * len(cards.ranks)
+    return sum(1.0 + cards.strength(c) / top for c in hand if c == heuristic.ROOK or c[0] == color)
