@@ -22,10 +22,11 @@ counting as a cluster of its own. Without pairs the games are independent, as th
 
 from __future__ import annotations
 
+import array
 import dataclasses
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, overload
 
 from rookarena import ratings, stats
 
@@ -114,10 +115,105 @@ def game_result(record: Record | GameResult, keep: bool = True) -> GameResult:
     )
 
 
+SMALL = (-(2**31), 2**31)  # what a signed 32-bit array element holds
+LARGE = (-(2**63), 2**63)  # and a 64-bit one
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Whole:
+    """A deal key kept whole (not a tuple ending in its deal number)."""
+
+    key: Hashable
+
+
+class ResultStore(Sequence[GameResult]):
+    """Many games' :class:`GameResult` (without records) in flat arrays: 68 bytes a game.
+
+    Names, fault lists and the fixed part of deal keys (league, pairing) are kept once each; a result is
+    made again, equal to the one appended, each time it is read. Append only.
+    """
+
+    # Per game, 32 bits each: team 0, team 1, 2 x score + 4 x hands_played, points x 2, bids x 8, faults,
+    # deal-key prefix; and 64 bits: the deal number (or seed) that ends the deal key.
+    FIELDS = 15
+
+    def __init__(self, results: Iterable[GameResult] = ()) -> None:
+        self._values: list[Any] = []  # names, fault tuples and deal-key prefixes, each once
+        self._index: dict[Any, int] = {}
+        self._small = array.array("i")  # FIELDS a game
+        self._deals = array.array("q")  # one a game
+        self._odd: dict[int, GameResult] = {}  # results that do not fit the arrays, by position
+        for g in results:
+            self.append(g)
+
+    def _id(self, value: Any) -> int:
+        found = self._index.get(value)
+        if found is None:
+            found = self._index[value] = len(self._values)
+            self._values.append(value)
+        return found
+
+    def append(self, g: GameResult) -> None:
+        key = g.deal_key
+        prefix, number = (key[:-1], key[-1]) if isinstance(key, tuple) and key else (_Whole(key), 0)
+        row = [self._id(g.teams[0]), self._id(g.teams[1]), int(g.score * 2) + 4 * g.hands_played, *g.points]
+        row += [*g.bids[0], *g.bids[1], self._id(g.faults), self._id(prefix)]
+        fits = g.record is None and g.score in (0.0, 0.5, 1.0) and type(number) is int and LARGE[0] <= number < LARGE[1]
+        if not fits or not all(type(v) is int and SMALL[0] <= v < SMALL[1] for v in row):
+            self._odd[len(self)] = g
+            row, number = [0] * self.FIELDS, 0
+        self._small.extend(row)
+        self._deals.append(number)
+
+    def __len__(self) -> int:
+        return len(self._deals)
+
+    @overload
+    def __getitem__(self, index: int) -> GameResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GameResult]: ...
+
+    def __getitem__(self, index: int | slice) -> GameResult | list[GameResult]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("result index out of range")
+        odd = self._odd.get(index)
+        if odd is not None:
+            return odd
+        values, at = self._values, index * self.FIELDS
+        row = self._small[at : at + self.FIELDS]
+        prefix = values[row[14]]
+        return GameResult(
+            (values[row[0]], values[row[1]]),
+            (row[2] % 4) / 2,
+            (row[3], row[4]),
+            None,
+            ((row[5], row[6], row[7], row[8]), (row[9], row[10], row[11], row[12])),
+            values[row[13]],
+            prefix.key if isinstance(prefix, _Whole) else (*prefix, self._deals[index]),
+            row[2] >= 4,
+        )
+
+    def __iter__(self) -> Iterator[GameResult]:
+        for index in range(len(self)):
+            yield self[index]
+
+
 def game_results(records: Iterable[Record | GameResult]) -> list[GameResult]:
     """Every record as a :class:`GameResult` (results pass as they are), self-play left out."""
-    out = [game_result(record) for record in records]
-    return [g for g in out if g.teams[0] != g.teams[1]]
+    return list(each_result(records))
+
+
+def each_result(records: Iterable[Record | GameResult]) -> Iterator[GameResult]:
+    """:func:`game_results` one at a time."""
+    for record in records:
+        g = game_result(record)
+        if g.teams[0] != g.teams[1]:
+            yield g
 
 
 def _bids(record: Record) -> tuple[Bids, Bids]:
@@ -181,18 +277,43 @@ def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) 
     0-rated opponent; see :func:`rookarena.ratings.bradley_terry`), with errors over deal pairs when
     there are duplicate pairs (:func:`rookarena.ratings.bradley_terry_clustered`).
     """
-    played = game_results(records)
+    played = records if isinstance(records, Sequence) else list(records)  # read twice
+    # The first pass counts the games of each deal (a deal pair is a deal with exactly two games); the
+    # second folds every game into its entries' tallies, and a deal's first game waits only until its
+    # second comes. Nothing kept grows faster than the number of deal pairs.
+    counts = Counter(g.deal_key for g in each_result(played) if g.deal_key is not None)
     tallies: dict[str, _Tally] = {}
-    for g in played:
+    waiting: dict[Hashable, tuple[int, GameResult]] = {}
+    pairs: list[tuple[int, str, str, float, float | None]] = []  # position, a, b, a's score, difference
+    singles: list[tuple[int, str, str, float]] = []  # games outside any pair: position, a, b, a's score
+    for position, g in enumerate(each_result(played)):
         for team in (0, 1):
             tallies.setdefault(g.teams[team], _Tally()).add(g, team)
-    pairs = duplicate_pairs(played)
+        key = g.deal_key
+        if key is None or counts[key] != 2:
+            singles.append((position, g.teams[0], g.teams[1], g.score))
+            continue
+        first = waiting.pop(key, None)
+        if first is None:
+            waiting[key] = (position, g)
+        elif first[1].teams == g.teams[::-1]:
+            f = first[1]
+            pairs.append((first[0], f.teams[0], f.teams[1], pair_score(f, g), pair_difference(f, g)))
+        else:
+            singles += [(first[0], *first[1].teams, first[1].score), (position, g.teams[0], g.teams[1], g.score)]
+    pairs.sort(key=lambda pair: pair[0])  # in the order of their first games, as the records give them
+    singles.sort(key=lambda single: single[0])
     if pairs:
-        fitted = ratings.bradley_terry_clustered(_clusters(played, pairs), prior_draws)
+        clusters = [(a, b, score, 2) for _, a, b, score, _ in pairs] + [(a, b, s, 1) for _, a, b, s in singles]
+        fitted = ratings.bradley_terry_clustered(clusters, prior_draws)
     else:
-        fitted = ratings.bradley_terry(((g.teams[0], g.teams[1], g.score) for g in played), prior_draws)
-    pair_counts: Counter[str] = Counter(name for first, _ in pairs for name in first.teams)
-    duplicates = duplicate_differences(played)
+        fitted = ratings.bradley_terry(((a, b, score) for _, a, b, score in singles), prior_draws)
+    pair_counts: Counter[str] = Counter(name for _, a, b, _, _ in pairs for name in (a, b))
+    duplicates: dict[str, list[float]] = {}
+    for _, a, b, _, diff in pairs:
+        if diff is not None:
+            duplicates.setdefault(a, []).append(diff)
+            duplicates.setdefault(b, []).append(-diff)
     rows = []
     for name, t in tallies.items():
         diffs = duplicates.get(name)
@@ -324,7 +445,7 @@ class Crosstable:
 def crosstable(records: Iterable[Record | GameResult], order: Sequence[str] | None = None) -> Crosstable:
     """W-D-L of every entry against every other; entries in ``order`` (say, the standings') or by name."""
     counts: dict[tuple[str, str], list[int]] = {}
-    for g in game_results(records):
+    for g in each_result(records):
         a, b = g.teams
         for key, score in (((a, b), g.score), ((b, a), 1 - g.score)):
             tally = counts.setdefault(key, [0, 0, 0])

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import ast
 import math
+import tracemalloc
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rookarena import ratings, standings, stats
-from rookarena.standings import Cell, Standing
+from rookarena.standings import Cell, GameResult, ResultStore, Standing
 
 Record = dict[str, Any]
 Hand = tuple[int | None, int, bool]  # (bidder seat or None for a redeal, bid, made)
@@ -92,7 +95,7 @@ def test_standings_module_is_pure() -> None:
     tree = ast.parse(Path(standings.__file__).read_text(encoding="utf-8"))
     modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert modules <= {"__future__", "dataclasses", "collections", "collections.abc", "typing", "rookarena"}
+    assert modules <= {"__future__", "array", "dataclasses", "collections", "collections.abc", "typing", "rookarena"}
 
 
 def test_results_and_points() -> None:
@@ -323,3 +326,65 @@ def test_pair_outcome_from_either_side() -> None:
     assert standings.pair_outcome(first, second, "C") is None
     dead = [forfeited(["live", "dead"], 0, False, 1), forfeited(["dead", "live"], 0, True, 0)]
     assert standings.pair_outcome(dead[0], dead[1], "live") == (2.0, None)
+
+
+# -- the compact store of many results ----------------------------------------------------------------
+
+_names = st.text(min_size=1, max_size=8)
+_ints = st.one_of(st.integers(-1000, 1000), st.integers(-(2**70), 2**70))
+_deal_keys = st.one_of(
+    st.none(),
+    st.tuples(st.just("league"), _names, st.tuples(_names, _names), _ints),
+    st.tuples(st.just("seed"), st.tuples(_names, _names), _ints),
+    st.tuples(st.just("odd"), _names),
+    st.just(()),
+    _names,
+)
+_results = st.builds(
+    GameResult,
+    teams=st.tuples(_names, _names),
+    score=st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(-2, 2)),
+    points=st.tuples(_ints, _ints),
+    record=st.one_of(st.none(), st.just({"seed": 1})),
+    bids=st.tuples(st.tuples(_ints, _ints, _ints, _ints), st.tuples(_ints, _ints, _ints, _ints)),
+    faults=st.lists(st.tuples(st.integers(0, 1), st.sampled_from(["crash", "timeout"])), max_size=3).map(tuple),
+    deal_key=_deal_keys,
+    hands_played=st.booleans(),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_results, max_size=20))
+def test_the_result_store_gives_back_every_result_it_was_given(results: list[GameResult]) -> None:
+    store = ResultStore(results)
+    assert len(store) == len(results)
+    assert list(store) == results
+    assert [store[i] for i in range(-len(results), 0)] == results
+    assert store[1:3] == results[1:3]
+    fair = [g for g in results if g.score in (0.0, 0.5, 1.0)]
+    assert standings.standings(ResultStore(fair)) == standings.standings(fair)
+
+
+def test_the_result_store_keeps_a_game_in_under_100_bytes() -> None:
+    names = [f"bot{n:03d}" for n in range(100)]
+    results = [
+        GameResult(
+            (names[n % 100], names[(n * 7 + 1) % 100]),
+            (n % 3) / 2,
+            (300 + n % 50, -120 + n),
+            None,
+            ((3, 300, 2, 1), (1, 100, 0, 0)),
+            (),
+            ("league", "big", (names[n % 100], names[(n * 7 + 1) % 100]), n // 2),
+        )
+        for n in range(20_000)
+    ]
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        store = ResultStore(results)
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert list(store) == results
+    assert used / len(results) < 100, used / len(results)

@@ -503,9 +503,12 @@ def run(
         lock.release()
         raise click.ClickException(str(exc)) from None
     click.echo(f"results go to {out_dir}", err=True)
-    count = jobs or config.jobs
-    league.note_placement(out_dir, config.pin_cpus, workers.placement(config.pin_cpus, count) if count > 1 else None)
     todo = [game for game in games if game.game_id not in finished]
+    # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
+    count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
+    planned = count if todo else jobs or config.jobs  # (a run with nothing to play notes what it would do)
+    placement = workers.placement(config.pin_cpus, planned) if planned > 1 else None
+    league.note_placement(out_dir, config.pin_cpus, placement)
     progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
     sink = league.RecordSink(out_dir / league.GAMES_FILE)
 
