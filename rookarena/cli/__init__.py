@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import click
-import tabulate
 import trio
 import yaml
 
-from rookarena import checkbot, league, preflight, records, report, results, standings, tables, workers
+from rookarena import league, preflight, records, report, results, standings, tables, workers
 from rookarena import sprt as sequential
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import load as load_config
@@ -101,7 +100,12 @@ def load_rules(spec: str) -> tuple[str, Rules]:
 
 
 def _table_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """A tabulate table format, or a usage error naming the choices."""
+    """A tabulate table format, or a usage error naming the choices (the default needs no check, and no
+    import of tabulate before the games)."""
+    if value == "simple":
+        return value
+    import tabulate  # noqa: PLC0415 - imported only when a format must be checked
+
     if value not in tabulate.tabulate_formats:
         raise click.BadParameter(f"{value!r}: expected one of {', '.join(sorted(tabulate.tabulate_formats))}")
     return value
@@ -426,6 +430,8 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     fragile behaviour (answering twice, a slow start, a hello missing fields) warns. Exits 0 only when
     the bot is compliant (warnings allowed).
     """
+    from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
         log_dir = pathlib.Path(logs) if logs else pathlib.Path(scratch)
@@ -637,6 +643,8 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     """Each spec named by its bot's hello, unless the name was given (PROTOCOL.md §5: the config's or the
     command line's name, else the hello's); name clashes get a suffix. The bots are started once, side by
     side, for their hello; one that does not complete the handshake stops the command with one line."""
+    from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+
     probes: dict[int, checkbot.Probe] = {}
 
     async def ask(index: int, spec: BotSpec) -> None:
