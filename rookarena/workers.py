@@ -101,7 +101,9 @@ async def _play_unit(
             return
         except WorkerError as exc:
             left = [game for game in left if game.game_id not in done]
-            if attempt == ATTEMPTS or not left:
+            if not left:
+                return  # it died after the unit's last record: nothing is lost, and the next unit gets a new one
+            if attempt == ATTEMPTS:
                 raise
             log.warning("%s; its %d unfinished games go to a new one", exc, len(left))
 
