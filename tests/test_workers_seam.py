@@ -82,8 +82,8 @@ async def test_every_game_is_recorded_once_whatever_the_worker_does(tmp_path: pa
     script.write_text(SCRIPT, encoding="utf-8")
     work = planned(4, 3)
     send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
-    for unit in work:
-        send.send_nowait(unit)
+    for piece in work:
+        send.send_nowait(piece)
     send.close()
     seen: list[str] = []
     worker = Scripted(script, mode, tmp_path / "lives")
@@ -100,7 +100,7 @@ async def test_every_game_is_recorded_once_whatever_the_worker_does(tmp_path: pa
         await worker.close()
     finally:
         await worker.terminate(on_record)
-    expected = [game.game_id for unit in work for game in unit]
+    expected = [game.game_id for piece in work for game in piece]
     assert sorted(seen) == sorted(expected), json.dumps(seen)
     assert len(seen) == len(set(seen))
     lives = int((tmp_path / "lives").read_text())
