@@ -20,6 +20,7 @@ from rookarena import workers
 from rookarena.bots import BotSpec
 from rookarena.config import Entry
 from rookarena.league import Ahead, PlannedGame, take_from
+from rookarena.protocol import LineBuffer
 from rookarena.tournament import Scheduled
 
 SCRIPT = """
@@ -71,7 +72,7 @@ class Scripted(workers.Worker):
         import subprocess
 
         process = await trio.lowlevel.open_process(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.process, self.buffer, self.lines, self.promised = process, workers.LineBuffer(workers.MAX_RECORD), [], None
+        self.process, self.buffer, self.lines, self.promised = process, LineBuffer(workers.MAX_RECORD), [], None
         await self._send(self.head)
         return process
 
