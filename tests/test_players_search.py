@@ -15,7 +15,15 @@ from rookarena.players.base import Deadline, Player
 from rookarena.players.fast import Deck, legal_cards, playout, solve
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.inprocess import play_game
-from rookarena.players.search import SearchPlayer, Settings, calls, played_by, settings_for
+from rookarena.players.search import (
+    SAMPLE_TRIES,
+    SearchPlayer,
+    Settings,
+    calls,
+    played_by,
+    sample_fitting,
+    settings_for,
+)
 from rookarena.players.worlds import PILE, for_auction, from_view, sample
 from rookarena.presets import PRESETS
 from rookarena.protocol import view_json
@@ -266,3 +274,24 @@ def testplayed_by_reads_every_trick_and_the_current_one() -> None:
     assert sum(len(cards) for cards in played) == 4 * len(game.tricks) + len(game.trick_cards)
     for s in range(4):
         assert len(played[s]) + len(game.hands[s]) == Rules().hand_size
+
+
+def test_sample_fitting_keeps_the_deal_that_breaks_fewest_bounds() -> None:
+    deck = Deck.of(Rules())
+    knowledge = for_auction(deck, 0, [deck.text[c] for c in range(9)])
+    seen: list[list[list[int]]] = []
+
+    def misfits(held: list[list[int]]) -> int:
+        seen.append(held)
+        return [3, 2, 4, 1, 2, 5, 1, 3, 2][len(seen) - 1]
+
+    assert sample_fitting(knowledge, random.Random(1), misfits) is seen[3]
+    assert len(seen) == 1 + SAMPLE_TRIES
+    seen.clear()
+
+    def fits(held: list[list[int]]) -> int:
+        seen.append(held)
+        return 0
+
+    assert sample_fitting(knowledge, random.Random(1), fits) is seen[0]
+    assert len(seen) == 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 from rookarena.cards import COLORS
@@ -321,15 +322,7 @@ class SearchPlayer:
             return wrong
 
         for _ in range(worlds):
-            held = sample(knowledge, rng)
-            wrong = misfits(held)
-            for _retry in range(SAMPLE_TRIES):
-                if not wrong:
-                    break
-                other = sample(knowledge, rng)
-                other_wrong = misfits(other)
-                if other_wrong < wrong:
-                    held, wrong = other, other_wrong
+            held = sample_fitting(knowledge, rng, misfits)
             nest = known_nest if known_nest is not None else sum(deck.points[card] for card in held[PILE])
             seed = rng.random()
             for i, card in enumerate(options):
@@ -351,6 +344,22 @@ class SearchPlayer:
             totals[legal.index(favourite)] += self.settings.prior * done
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         return legal[best]
+
+
+def sample_fitting(
+    knowledge: Knowledge, rng: random.Random, misfits: Callable[[list[list[int]]], int]
+) -> list[list[int]]:
+    """A deal (:func:`sample`) with no ``misfits``, or the one with fewest of 1 + SAMPLE_TRIES drawn."""
+    held = sample(knowledge, rng)
+    wrong = misfits(held)
+    for _retry in range(SAMPLE_TRIES):
+        if not wrong:
+            break
+        other = sample(knowledge, rng)
+        other_wrong = misfits(other)
+        if other_wrong < wrong:
+            held, wrong = other, other_wrong
+    return held
 
 
 def calls(view: dict[str, Any], rules: Rules, slack: float) -> dict[int, tuple[float, float]]:
