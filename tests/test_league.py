@@ -91,7 +91,7 @@ def standings(*directories: pathlib.Path) -> str:
 
 
 def games_of(directory: pathlib.Path) -> list[dict[str, Any]]:
-    return league.read_games(directory / league.GAMES_FILE)
+    return results.read_games(directory / results.GAMES_FILE)
 
 
 def outcome(record: dict[str, Any]) -> tuple[str, str]:
@@ -226,14 +226,14 @@ def test_the_full_run_plays_every_planned_game_once(played: League) -> None:
     assert sorted(r["game_id"] for r in records) == sorted(g.game_id for g in league.plan(played.config()))
     assert all(r["faults"] == [] for r in records)
     assert all(r["league"]["name"] == "league" for r in records)
-    assert (played.reference / league.PLAN_FILE).exists()
+    assert (played.reference / results.PLAN_FILE).exists()
     assert (played.reference / "config.yaml").read_text(encoding="utf-8") == played.path.read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
 def test_a_killed_run_resumed_gives_the_games_and_standings_of_an_uninterrupted_run(played: League) -> None:
     out = played.base / "killed"
-    games_file = out / league.GAMES_FILE
+    games_file = out / results.GAMES_FILE
     proc = subprocess.Popen(
         command("run", str(played.path), "--out", str(out)),
         cwd=played.base,
@@ -288,15 +288,15 @@ def test_three_shards_merged_give_the_standings_of_the_whole_league(played: Leag
     plan = league.plan(played.config())
     for k, d in enumerate(dirs, 1):
         assert sorted(r["game_id"] for r in games_of(d)) == sorted(g.game_id for g in league.shard(plan, k, 3))
-    merged = league.merge(dirs)
+    merged = results.merge(dirs)
     assert outcomes(merged) == outcomes(games_of(played.reference))
     assert standings(*dirs) == played.standings
     assert standings(dirs[2], dirs[0], dirs[1]) == played.standings  # in any order
-    assert league.missing_shards(dirs) == []
-    streamed = league.merge_results(dirs)  # what run and standings read: no record kept, the same table
+    assert results.missing_shards(dirs) == []
+    streamed = results.merge_results(dirs)  # what run and standings read: no record kept, the same table
     assert all(g.record is None for g in streamed.games)
     assert results.standings_text(streamed.games, "plain") == results.standings_text(merged, "plain")
-    assert league.missing_shards([dirs[1]]) == ["1/3", "3/3"]
+    assert results.missing_shards([dirs[1]]) == ["1/3", "3/3"]
     partial = subprocess.run(
         command("standings", str(dirs[1])),
         cwd=played.base,
@@ -312,7 +312,7 @@ def test_three_shards_merged_give_the_standings_of_the_whole_league(played: Leag
 def test_a_directory_with_games_is_only_continued_with_resume(played: League) -> None:
     out = played.base / "again"
     shutil.copytree(played.reference, out)
-    kept = {name: (out / name).read_bytes() for name in (league.GAMES_FILE, league.PLAN_FILE)}
+    kept = {name: (out / name).read_bytes() for name in (results.GAMES_FILE, results.PLAN_FILE)}
     done = played.run(out, check=False)
     assert done.returncode == 1
     assert "Traceback" not in done.stderr
@@ -326,7 +326,7 @@ def test_a_directory_with_games_is_only_continued_with_resume(played: League) ->
 def test_resuming_a_finished_league_plays_nothing_more(played: League) -> None:
     out = played.base / "finished"
     shutil.copytree(played.reference, out)
-    kept = {name: (out / name).read_bytes() for name in (league.GAMES_FILE, league.PLAN_FILE)}
+    kept = {name: (out / name).read_bytes() for name in (results.GAMES_FILE, results.PLAN_FILE)}
     for _ in range(3):  # the run has nothing to do: it must still end cleanly, every time
         done = played.run(out, "--resume")
         assert done.stdout.strip(), "no standings printed"
@@ -337,8 +337,8 @@ def test_resuming_a_finished_league_plays_nothing_more(played: League) -> None:
 def test_a_cut_first_record_is_repaired_or_refused_without_resume(played: League, tmp_path: pathlib.Path) -> None:
     out = tmp_path / "results"
     out.mkdir()
-    first = (played.reference / league.GAMES_FILE).read_bytes().split(b"\n", 1)[0]
-    (out / league.GAMES_FILE).write_bytes(first[: len(first) // 2])
+    first = (played.reference / results.GAMES_FILE).read_bytes().split(b"\n", 1)[0]
+    (out / results.GAMES_FILE).write_bytes(first[: len(first) // 2])
     done = played.run(out, "--shard", "1/3", check=False)
     assert "Traceback" not in done.stderr, done.stderr
     if done.returncode == 0:

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from procs import processes_with
 
-from rookarena import league
+from rookarena import league, results
 from rookarena.config import load
 from rookarena.tournament import reusable
 
@@ -93,7 +93,7 @@ def run(config: pathlib.Path, out: pathlib.Path) -> None:
 
 def stable(out: pathlib.Path) -> dict[str, dict[str, Any]]:
     found = {}
-    for record in league.read_games(out / league.GAMES_FILE):
+    for record in results.read_games(out / results.GAMES_FILE):
         found[record["game_id"]] = {key: value for key, value in record.items() if key not in UNSTABLE}
     return found
 
@@ -136,7 +136,7 @@ def _specs(unit: list[league.PlannedGame]) -> list[Any]:
 @pytest.mark.parametrize("seed", range(6))
 def test_reused_processes_play_the_same_games_with_fewer_starts(tmp_path: pathlib.Path, seed: int) -> None:
     marker = f"rookarena-reuse-{uuid.uuid4().hex}"
-    results = {}
+    played = {}
     counts = {}
     for reuse in (True, False):
         starts = tmp_path / f"starts-{reuse}"
@@ -144,12 +144,12 @@ def test_reused_processes_play_the_same_games_with_fewer_starts(tmp_path: pathli
         config = tmp_path / f"league-{reuse}.yaml"
         config.write_text(text + f"reuse: {str(reuse).lower()}\n", encoding="utf-8")
         run(config, tmp_path / f"out-{reuse}")
-        results[reuse] = stable(tmp_path / f"out-{reuse}")
+        played[reuse] = stable(tmp_path / f"out-{reuse}")
         counts[reuse] = started(starts)
         if jobs == 1:
             assert counts[reuse] == predicted(config, jobs, reuse), text
-    assert results[True] == results[False]
-    assert len(results[True]) == len(league.plan(load(tmp_path / "league-True.yaml")))
+    assert played[True] == played[False]
+    assert len(played[True]) == len(league.plan(load(tmp_path / "league-True.yaml")))
     off, on = counts[False], counts[True]
     assert all(on[name] <= off[name] for name in off), (on, off)
     assert sum(on.values()) < sum(off.values()), (on, off)
@@ -176,7 +176,7 @@ def test_every_process_that_does_not_exit_is_a_fault_once(tmp_path: pathlib.Path
     config.write_text("\n".join(lines) + "\n", encoding="utf-8")
     run(config, tmp_path / "out")
     faults: collections.Counter[str] = collections.Counter()
-    for record in league.read_games(tmp_path / "out" / league.GAMES_FILE):
+    for record in results.read_games(tmp_path / "out" / results.GAMES_FILE):
         for fault in record["faults"]:
             assert fault["bot"] == "b0" and "did not exit" in fault["detail"], fault
             faults[fault["bot"]] += 1

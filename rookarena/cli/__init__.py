@@ -123,16 +123,16 @@ def _name_option(ctx: click.Context, param: click.Parameter, value: str | None) 
     return value
 
 
-def _match_out(out_dir: pathlib.Path) -> league.ResultsLock:
+def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
     """Lock a match's results directory, refusing one that holds a league's or another match's games."""
-    lock = league.ResultsLock(out_dir)
+    lock = results.ResultsLock(out_dir)
     try:
         lock.acquire()
-        if (out_dir / league.PLAN_FILE).exists():
-            raise league.ResultsError(f"{out_dir} holds a league's results: use another --out")
-        games = out_dir / league.GAMES_FILE
+        if (out_dir / results.PLAN_FILE).exists():
+            raise results.ResultsError(f"{out_dir} holds a league's results: use another --out")
+        games = out_dir / results.GAMES_FILE
         if games.exists() and games.stat().st_size > 0:
-            raise league.ResultsError(f"{out_dir} already holds the games of another match: use another --out")
+            raise results.ResultsError(f"{out_dir} already holds the games of another match: use another --out")
     except RookError as exc:
         lock.release()
         raise click.ClickException(str(exc)) from None
@@ -495,16 +495,16 @@ def run(
     out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
     if dry_run:
         try:
-            finished = league.prepare(out_dir, config, resume, label, write=False)
+            finished = results.prepare(out_dir, config, resume, label, write=False)
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
         todo = [game for game in games if game.game_id not in finished]
         click.echo(plan_text(config, games, todo, jobs or config.jobs, out_dir))
         return
-    lock = league.ResultsLock(out_dir)
+    lock = results.ResultsLock(out_dir)
     try:
         lock.acquire()
-        finished = league.prepare(out_dir, config, resume, label)
+        finished = results.prepare(out_dir, config, resume, label)
     except RookError as exc:
         lock.release()
         raise click.ClickException(str(exc)) from None
@@ -514,9 +514,9 @@ def run(
     count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
     planned = count if todo else jobs or config.jobs  # (a run with nothing to play notes what it would do)
     placement = workers.placement(config.pin_cpus, planned) if planned > 1 else None
-    league.note_placement(out_dir, config.pin_cpus, placement)
+    results.note_placement(out_dir, config.pin_cpus, placement)
     progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
-    sink = league.RecordSink(out_dir / league.GAMES_FILE)
+    sink = results.RecordSink(out_dir / results.GAMES_FILE)
 
     def on_record(record: dict[str, Any]) -> None:
         sink.write(record)
@@ -534,13 +534,15 @@ def run(
     except* RookError as group:
         progress.finish()
         click.echo(f"stopped: {first_error(group)}", err=True)
-        where = out_dir / league.GAMES_FILE
+        where = out_dir / results.GAMES_FILE
         click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
         raise SystemExit(1) from None
     except* StopRequestedError:
         ignore_stop_signals()
         progress.finish()
-        click.echo(f"stopped: {progress.done} of {progress.total} games are in {out_dir / league.GAMES_FILE}", err=True)
+        click.echo(
+            f"stopped: {progress.done} of {progress.total} games are in {out_dir / results.GAMES_FILE}", err=True
+        )
         click.echo(resume_hint, err=True)
         raise SystemExit(130) from None
     finally:
@@ -548,7 +550,7 @@ def run(
         lock.release()
     progress.finish()
     try:
-        merged = league.merge_results([out_dir])  # read the same way as `rookarena standings` reads them
+        merged = results.merge_results([out_dir])  # read the same way as `rookarena standings` reads them
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     summary = progress.summary(out_dir / "logs")
@@ -580,8 +582,8 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
     """Print the standings of one results directory, or of several (shards) merged."""
     paths = [pathlib.Path(d) for d in directories]
     try:
-        played = league.merge_results(paths).games
-        missing = league.missing_shards(paths)
+        played = results.merge_results(paths).games
+        missing = results.missing_shards(paths)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     if missing:
@@ -609,7 +611,7 @@ def _default_out(name: str, shard: str | None, resume: bool) -> pathlib.Path:
     candidates = (pathlib.Path("results") / (name if n == 1 else f"{name}-{n}") / suffix for n in itertools.count(1))
     latest = None
     for candidate in candidates:
-        taken = (candidate / league.GAMES_FILE).exists() and (candidate / league.GAMES_FILE).stat().st_size > 0
+        taken = (candidate / results.GAMES_FILE).exists() and (candidate / results.GAMES_FILE).stat().st_size > 0
         if not taken:
             return latest if resume and latest is not None else candidate
         latest = candidate

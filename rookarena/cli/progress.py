@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from rookarena import league
+from rookarena import league, results
 from rookarena.errors import RookError
 
 
@@ -135,6 +135,6 @@ def last_log_line(logs: pathlib.Path, name: str) -> str:
 def finished_records(out_dir: pathlib.Path) -> Iterator[dict[str, Any]]:
     """The finished games' records, one at a time (for the faults counted so far)."""
     try:
-        yield from league.each_record(out_dir / league.GAMES_FILE)
+        yield from results.each_record(out_dir / results.GAMES_FILE)
     except RookError:
         return

@@ -9,7 +9,7 @@ from typing import Any
 import click
 import trio
 
-from rookarena import league, records
+from rookarena import records, results
 from rookarena.bots import Limits
 from rookarena.errors import RookError
 from rookarena.referee import TimeControl
@@ -214,7 +214,7 @@ def diff_command(
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
     settings: dict[str, Any] = {}
     try:
-        meta = json.loads((pathlib.Path(directories[0]) / league.PLAN_FILE).read_text(encoding="utf-8"))
+        meta = json.loads((pathlib.Path(directories[0]) / results.PLAN_FILE).read_text(encoding="utf-8"))
         settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
     except (OSError, ValueError):
         pass

@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Any
 
-from rookarena import league
+from rookarena import results
 from rookarena.web.model import LeagueInfo, LogTail, game_id
 
 TAIL_LINES = 20
@@ -35,10 +35,10 @@ class Results:
 def load(directories: Sequence[pathlib.Path]) -> Results:
     """The records of ``directories`` merged as ``rookarena standings`` merges them, with their settings
     and the end of the stderr log of every bot that faulted."""
-    played = league.merge(directories)
+    played = results.merge(directories)
     origin: dict[str, pathlib.Path] = {}
     for directory in directories:
-        for index, record in enumerate(league.read_games(directory / league.GAMES_FILE)):
+        for index, record in enumerate(results.read_games(directory / results.GAMES_FILE)):
             origin.setdefault(game_id(record, index), directory)
     tails: dict[tuple[str, int], LogTail] = {}
     for index, record in enumerate(played):
@@ -52,7 +52,7 @@ def load(directories: Sequence[pathlib.Path]) -> Results:
 
 
 def _meta(directory: pathlib.Path) -> dict[str, Any] | None:
-    path = directory / league.PLAN_FILE
+    path = directory / results.PLAN_FILE
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -67,7 +67,7 @@ def info(directories: Sequence[pathlib.Path], games: int) -> LeagueInfo:
     meta = _meta(first)
     durations = []
     for directory in directories:
-        start, end = directory / league.PLAN_FILE, directory / league.GAMES_FILE
+        start, end = directory / results.PLAN_FILE, directory / results.GAMES_FILE
         if start.exists() and end.exists():
             durations.append(max(0.0, end.stat().st_mtime - start.stat().st_mtime))
     duration = max(durations) if durations else None
