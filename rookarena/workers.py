@@ -113,7 +113,9 @@ def placement(pin: str, jobs: int) -> list[int] | None:
 
     ``auto`` pins when there are at least two workers and no more than the CPUs this process may use: a
     game's referee and its four bots then wake each other on one CPU, which costs far less than a wake-up
-    across CPUs (see docs/league.md for the measurement); ``on`` pins in any case, ``off`` never.
+    across CPUs (see docs/league.md for the measurement); ``on`` pins in any case (one job: the ``rookarena``
+    process itself), ``off`` never. One job is not pinned by ``auto``: two leagues run side by side would
+    both land on the first CPU.
     """
     if pin == "off" or not hasattr(os, "sched_setaffinity"):
         return None

@@ -377,6 +377,35 @@ def test_a_league_whose_bot_never_started_is_an_error(tmp_path: pathlib.Path) ->
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(("pin", "jobs"), [("true", 1), ("auto", 1), ("true", 2), ("false", 2)])
+def test_the_bots_run_where_the_placement_says(tmp_path: pathlib.Path, pin: str, jobs: int) -> None:
+    """Every bot process may run only on its referee's CPU when the run is pinned, on every CPU otherwise."""
+    starts = tmp_path / "starts"
+    counting = ROOT / "tests" / "bots" / "counting_bot.py"
+    bots = []
+    for index, name in enumerate(("a", "b", "c")):
+        bots += [
+            f"  - name: {name}",
+            f"    command: [{sys.executable}, {counting}, {name}, '{index}']",
+            f"    env: {{PYTHONPATH: {ROOT}, ROOKARENA_TEST_STARTS: {starts}}}",
+        ]
+    config = write_config(tmp_path / "p.yaml", bots, games=2, jobs=jobs, pin_cpus=pin)
+    out = tmp_path / "out"
+    assert rookarena("run", str(config), "--out", str(out), cwd=tmp_path).returncode == 0
+    cpus = json.loads((out / "league.json").read_text())["placement"]["cpus"]
+    allowed = sorted(os.sched_getaffinity(0))
+    seen = {line.split()[2] for line in starts.read_text().splitlines()}
+    if cpus is None:
+        assert seen == {",".join(map(str, allowed))}
+    else:
+        assert len(cpus) == min(jobs, 3) and seen <= {str(cpu) for cpu in cpus}, (cpus, seen)
+    if pin == "true":
+        assert cpus is not None and len(seen) == min(jobs, len(allowed)), (cpus, seen)  # each bot on one CPU
+    if pin == "auto" and jobs == 1:
+        assert cpus is None  # one job is never pinned unless asked: two such leagues would share a CPU
+
+
+@pytest.mark.slow
 def test_cpu_placement_is_recorded_and_never_blocks_a_resume(tmp_path: pathlib.Path) -> None:
     bots = [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")]
     config = write_config(tmp_path / "p.yaml", bots, games=4, jobs=2, pin_cpus="true")

@@ -513,7 +513,13 @@ def run(
     # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
     count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
     planned = count if todo else jobs or config.jobs  # (a run with nothing to play notes what it would do)
-    placement = workers.placement(config.pin_cpus, planned) if planned > 1 else None
+    placement = workers.placement(config.pin_cpus, planned)
+    if count == 1 and placement:  # `pin_cpus: true` with one job: this process and its bots on one CPU
+        try:
+            os.sched_setaffinity(0, {placement[0]})  # before any thread: every thread and bot inherits it
+        except OSError as exc:
+            click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
+            placement = None
     results.note_placement(out_dir, config.pin_cpus, placement)
     progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
     sink = results.RecordSink(out_dir / results.GAMES_FILE)
