@@ -136,7 +136,9 @@ class _Reader:
 
     def value(self, node: yaml.Node) -> Any:
         try:
-            return yaml.safe_load(yaml.serialize(node))
+            # Built from the node as safe_load would build it (a fresh constructor each time: a failed
+            # construction leaves state behind), without writing it out and parsing it again.
+            return yaml.SafeLoader("").construct_document(node)
         except (yaml.YAMLError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             # PyYAML's constructors raise more than YAMLError: `!!int abc`, `2001-02-30`, `!!bool maybe`,
             # an integer of over 4300 digits.

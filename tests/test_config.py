@@ -14,6 +14,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rookarena.config import ConfigError, load
 
@@ -450,3 +452,40 @@ def test_run_shows_a_config_error_as_one_line_without_traceback(
     (only,) = done.stderr.splitlines()
     assert only.startswith(f"Error: {path}:{line}: {words}"), only
     assert not out.exists()  # nothing is created before the whole file is valid
+
+
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
+    st.sampled_from(["yes", "no", "on", "~", "1e3", "0x1F", "2001-02-03", "12:30", "null", "'quoted'"]),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_values, st.booleans())
+def test_a_value_is_read_from_its_node_as_safe_load_reads_its_text(value: object, flow: bool) -> None:
+    """The loader builds each value straight from its parsed node; it must equal what yaml.safe_load makes
+    of the same text, whatever the value (aliases included)."""
+    import yaml
+
+    from rookarena.config import _Reader
+
+    text = yaml.safe_dump({"a": value, "b": value}, default_flow_style=flow, allow_unicode=True)
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert _Reader("f.yaml", pathlib.Path(".")).value(node) == yaml.safe_load(text)
+    aliased = (
+        "x: &v " + yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip() + "\ny: *v\n"
+    )
+    try:
+        expected = yaml.safe_load(aliased)
+    except yaml.YAMLError:
+        return
+    assert _Reader("f.yaml", pathlib.Path(".")).value(yaml.compose(aliased, Loader=yaml.SafeLoader)) == expected
