@@ -480,6 +480,7 @@ def test_a_value_is_read_from_its_node_as_safe_load_reads_its_text(value: object
 
     text = yaml.safe_dump({"a": value, "b": value}, default_flow_style=flow, allow_unicode=True)
     node = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert node is not None
     assert _Reader("f.yaml", pathlib.Path(".")).value(node) == yaml.safe_load(text)
     aliased = (
         "x: &v " + yaml.safe_dump(value, default_flow_style=True).strip().removesuffix("...").strip() + "\ny: *v\n"
@@ -488,4 +489,6 @@ def test_a_value_is_read_from_its_node_as_safe_load_reads_its_text(value: object
         expected = yaml.safe_load(aliased)
     except yaml.YAMLError:
         return
-    assert _Reader("f.yaml", pathlib.Path(".")).value(yaml.compose(aliased, Loader=yaml.SafeLoader)) == expected
+    second = yaml.compose(aliased, Loader=yaml.SafeLoader)
+    assert second is not None
+    assert _Reader("f.yaml", pathlib.Path(".")).value(second) == expected
