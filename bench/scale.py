@@ -178,12 +178,12 @@ def main() -> int:
             )
     for reuse in modes:
         cpu = [row["cpu_per_game"] for row in rows[reuse] if row["games"]]
+        big = [row["cpu_per_game"] for row in rows[reuse] if row["games"] and row["bots"] > 2]
         if len(cpu) > 1:
-            print(
-                f"reuse {'on' if reuse else 'off'}: CPU per game, largest over smallest size: "
-                f"{cpu[-1] / cpu[0]:.2f}, largest over the smallest above 2 bots: "
-                f"{cpu[-1] / min(cpu[1:]):.2f} (goal: within 1.10)"
-            )
+            spread = f"highest over lowest CPU per game: {max(cpu) / min(cpu):.2f} over every size"
+            if len(big) > 1:
+                spread += f", {max(big) / min(big):.2f} over the sizes above 2 bots"
+            print(f"reuse {'on' if reuse else 'off'}: {spread} (goal: within 1.10)")
     if len(modes) == 2:
         for on, off in zip(rows[True], rows[False], strict=True):
             if on["cpu_per_game"] and off["cpu_per_game"]:
