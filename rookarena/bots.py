@@ -497,9 +497,14 @@ class BotProcess:
         with trio.move_on_after(self.limits.grace):
             await process.wait()
         self.ended_by = "exit"
+        # Who is left: a bot that exited on its own is looked for in its session once, and when nothing of it
+        # is left nothing can start again (no process of the session is alive to fork), so that look is all.
+        clean = False
         if process.returncode is not None:
-            self.left_behind = len([pid for pid in session_members(process.pid) if pid != process.pid])
-        tree = process_tree(process.pid) if process.returncode is None else session_members(process.pid)
+            tree = [pid for pid in session_members(process.pid) if pid != process.pid]
+            self.left_behind, clean = len(tree), not tree
+        else:
+            tree = process_tree(process.pid)
         if process.returncode is None:
             self.ended_by = "sigterm"
             signal_group(process.pid, signal.SIGTERM)
@@ -508,7 +513,7 @@ class BotProcess:
             if process.returncode is None:
                 self.ended_by = "sigkill"
         signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
-        for pid in {*tree, *session_members(process.pid)} - {os.getpid()}:
+        for pid in {*tree, *([] if clean else session_members(process.pid))} - {os.getpid()}:
             # and in the session, if they changed group, and below it, if they left the session
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
