@@ -357,14 +357,18 @@ def standings_text(
     wide: bool = False,
     width: int | None = None,
 ) -> str:
-    """The standings table (compact unless ``wide``, fitted to ``width``) with its model line, then the crosstable."""
+    """The standings table (compact unless ``wide``, fitted to ``width``) with its model line, then the
+    crosstable (fitted to ``width`` too, unless ``wide``: in short form, or a line naming its file)."""
     if not played:
         return "no games played yet"
     rows = standings.standings(played)
     text = tables.standings_table(rows, fmt, wide=wide, width=width)
     if crosstable:
         cross = standings.crosstable(played, [row.name for row in rows])
-        text += "\n\n" + tables.crosstable_text(cross, fmt)
+        if width is not None and not wide:
+            text += "\n\n" + tables.crosstable_fitted(cross, fmt, width)
+        else:
+            text += "\n\n" + tables.crosstable_text(cross, fmt)
     return text
 
 

@@ -346,6 +346,30 @@ def crosstable_text(table: Crosstable, fmt: str = "simple") -> str:
     return tabulate(cells, headers=headers, tablefmt=fmt, disable_numparse=True)
 
 
+def crosstable_fitted(table: Crosstable, fmt: str, width: int) -> str:
+    """:func:`crosstable_text` when it fits ``width`` columns; else the same crosstable with entries
+    numbered and each cell the row's score percentage; else one line saying how to see it whole."""
+    full = crosstable_text(table, fmt)
+    if _widest(full) <= width:
+        return full
+    numbers = {name: str(number) for number, name in enumerate(table.entries, 1)}
+    cells = []
+    for row in table.entries:
+        line = [f"{numbers[row]} {row}"]
+        for column in table.entries:
+            rate = table.cell(row, column).score_rate
+            line.append("x" if row == column else "." if rate is None else f"{100 * rate:.0f}")
+        cells.append(line)
+    compact = tabulate(cells, headers=["score %", *numbers.values()], tablefmt=fmt, disable_numparse=True)
+    if _widest(compact) <= width:
+        return compact
+    return f"crosstable of {len(table.entries)} entries: too wide,\nsee --wide or crosstable.txt"
+
+
+def _widest(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
 def sprt_text(result: SPRTResult) -> str:
     """``SPRT [0, 10] over deal pairs: LLR 1.23 (-2.94, 2.94) after 120 games: continue``."""
     verdict_word = "continue" if result.decision is None else f"accept {result.decision}"

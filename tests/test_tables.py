@@ -297,3 +297,31 @@ def test_sprt_text(decision: Hypothesis | None, verdict: str) -> None:
     assert tables.sprt_text(points) == (
         f"points test [-50, 0] per deal pair: LLR -0.50 (-1.50, 2.08) after 12 games (6 pairs): {verdict}"
     )
+
+
+@pytest.mark.parametrize("entries", [2, 3, 5, 8, 12, 30])
+@pytest.mark.parametrize("width", [40, 60, 80, 100, 200])
+def test_the_crosstable_fits_the_terminal_or_says_how_to_see_it(entries: int, width: int) -> None:
+    """Generated crosstables of long and short names: the text shown fits ``width`` columns, and it is
+    the full table whenever that fits."""
+    import random
+
+    from rookarena.standings import Cell, Crosstable
+
+    rng = random.Random(entries * 1000 + width)
+    names = tuple(f"bot-{index}-" + "x" * rng.randrange(0, 12) for index in range(entries))
+    cells = {}
+    for a in names:
+        for b in names:
+            if a < b and rng.random() < 0.9:
+                won, drawn, lost = rng.randrange(5), rng.randrange(2), rng.randrange(5)
+                cells[(a, b)], cells[(b, a)] = Cell(won, drawn, lost), Cell(lost, drawn, won)
+    table = Crosstable(names, cells)
+    full = tables.crosstable_text(table, "simple")
+    shown = tables.crosstable_fitted(table, "simple", width)
+    widest = max(len(line) for line in shown.splitlines())
+    assert widest <= width, shown
+    if max(len(line) for line in full.splitlines()) <= width:
+        assert shown == full
+    if shown.startswith("crosstable of"):
+        assert f"{entries} entries" in shown and "--wide" in shown
