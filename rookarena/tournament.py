@@ -162,27 +162,36 @@ class Match:
                     if self.stopped:
                         break
                     record = await self._play(nursery, game)
-                    if number == len(plan) - 1 or self.stopped:
-                        # The bots' last game: hand on those the next match needs, and stop the others
-                        # first, so that how they exit is part of its record.
+                    if number < len(plan) - 1 and not self.stopped:
+                        on_record(self._finish(game, record))
+                        continue
+                    # The bots' last game: hand on those the next match needs, and stop the others first,
+                    # so that how they exit is part of its record. A game played out is recorded even when
+                    # the run is cancelled while the next match's needs are asked for.
+                    try:
                         if not self.stopped:
                             await self._hand_over(game, record)
+                    finally:
                         with trio.CancelScope(shield=True):
                             await self._stop_all()
                         record["faults"].extend(self._exit_faults(game, record))
-                    teams = [config.names[1], config.names[0]] if game.swapped else list(config.names)
-                    record["teams"] = teams
-                    record["league"] = {
-                        "name": config.league or config.match_id,
-                        "pairing": sorted(config.names),
-                        "deal": game.deal,
-                        "swapped": game.swapped,
-                        "index": game.index,
-                    }
-                    on_record(record)
+                        on_record(self._finish(game, record))
             finally:
                 with trio.CancelScope(shield=True):
                     await self._stop_all()
+
+    def _finish(self, game: Scheduled, record: dict[str, Any]) -> dict[str, Any]:
+        """The record with the entries at each team and where the game stands in the league."""
+        config = self.config
+        record["teams"] = [config.names[1], config.names[0]] if game.swapped else list(config.names)
+        record["league"] = {
+            "name": config.league or config.match_id,
+            "pairing": sorted(config.names),
+            "deal": game.deal,
+            "swapped": game.swapped,
+            "index": game.index,
+        }
+        return record
 
     async def _play(self, nursery: trio.Nursery, game: Scheduled) -> dict[str, Any]:
         config = self.config

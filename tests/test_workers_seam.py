@@ -106,3 +106,55 @@ async def test_every_game_is_recorded_once_whatever_the_worker_does(tmp_path: pa
     assert len(seen) == len(set(seen))
     lives = int((tmp_path / "lives").read_text())
     assert lives == (1 if mode == "well" else 2)
+
+
+def test_a_worker_stopped_while_it_asks_for_its_next_unit_still_sends_the_game_it_played(
+    tmp_path: pathlib.Path,
+) -> None:
+    """A real worker: SIGTERM arrives while it waits for the answer to ``{"next": true}``. The unit's last
+    game was played out, so its record (with how the bots exited) must still come before the worker ends."""
+    import os
+    import signal
+    import subprocess
+
+    from rookarena import league
+    from rookarena.config import loads
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    text = "\n".join(
+        ["name: seam", "games: 2", "jobs: 2", "time: {move: 5, startup: 20}", "bots:"]
+        + [
+            line
+            for index in (1, 2)
+            for line in (
+                f"  - name: r{index}",
+                f"    command: [{json.dumps(sys.executable)}, -m, rookarena.randombot, '{index}']",
+                f"    env: {{PYTHONPATH: {json.dumps(str(root))}}}",
+            )
+        ]
+    )
+    path = tmp_path / "seam.yaml"
+    path.write_text(text + "\n", encoding="utf-8")
+    ids = [game.game_id for game in league.plan(loads(text, str(path)))]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    head = {"text": text, "origin": str(path), "log_dir": None, "verbose": 0, "cpu": None}
+    lines = []
+    with subprocess.Popen(
+        [sys.executable, "-m", "rookarena.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+    ) as worker:
+        assert worker.stdin is not None and worker.stdout is not None
+        try:
+            worker.stdin.write((json.dumps(head) + "\n" + json.dumps({"games": ids}) + "\n").encode())
+            worker.stdin.flush()
+            while True:
+                line = json.loads(worker.stdout.readline())
+                lines.append(line)
+                if line.get("next"):
+                    break
+            worker.send_signal(signal.SIGTERM)  # and no answer: the parent is going away
+            rest = [json.loads(line) for line in worker.stdout.read().splitlines()]
+            assert worker.wait(timeout=30) == 0
+        finally:
+            worker.kill()
+    recorded = [value["game_id"] for value in lines + rest if "game_id" in value]
+    assert recorded == ids
