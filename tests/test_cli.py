@@ -171,3 +171,28 @@ def test_simulate_is_reproducible_byte_for_byte(tmp_path: pathlib.Path) -> None:
     first, again, other = (path.read_bytes() for path in paths)
     assert first == again
     assert first != other
+
+
+@pytest.mark.parametrize(
+    ("games", "jobs", "reuse", "where"), [(2, 2, True, "in this process"), (8, 2, False, "worker")]
+)
+def test_the_dry_run_says_where_units_run_and_whether_bots_play_on(
+    tmp_path: pathlib.Path, games: int, jobs: int, reuse: bool, where: str
+) -> None:
+    import sys
+
+    from rookarena import league
+    from rookarena.cli.progress import plan_text
+    from rookarena.config import load
+
+    bots = "".join(
+        f"  - name: r{n}\n    command: [{json.dumps(sys.executable)}, -m, rookarena.randombot, '{n}']\n" for n in (1, 2)
+    )
+    path = tmp_path / "l.yaml"
+    path.write_text(f"name: l\ngames: {games}\njobs: {jobs}\nreuse: {str(reuse).lower()}\nbots:\n{bots}")
+    config = load(path)
+    games_planned = league.plan(config)
+    text = plan_text(config, games_planned, games_planned, jobs, tmp_path / "out")
+    work = next(line for line in text.splitlines() if line.startswith("work:"))
+    assert where in work, work
+    assert ("kept from unit to unit" if reuse else "new bot processes for each unit") in work, work

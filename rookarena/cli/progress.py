@@ -113,7 +113,9 @@ def plan_text(
         f"games: {len(games)} ({len(games) - len(todo)} already in {out_dir}, {len(todo)} to play), "
         f"{deals} distinct deals, {config.games} games a pairing",
         f"work: {len(work)} units on {min(jobs, len(work)) if work else 0} jobs "
-        f"({'in this process' if jobs == 1 else 'worker processes'}), move time {config.time.move:g} s",
+        f"({'in this process' if min(jobs, len(work)) <= 1 else 'worker processes'}), "
+        f"{'bot processes kept from unit to unit' if config.reuse else 'new bot processes for each unit'}, "
+        f"move time {config.time.move:g} s",
         "estimated time: none before the first games end (the progress line then gives an ETA)",
         "pairings to play:",
     ]
