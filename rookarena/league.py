@@ -10,6 +10,7 @@ results directory is read back, is :mod:`rookarena.results`.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import pathlib
 from collections.abc import Awaitable, Callable, Sequence
@@ -90,17 +91,13 @@ async def run(
     Each of the ``jobs`` slots plays its units one after another with a pool of bot processes of its own:
     at the end of a unit it takes its next unit, so the processes that unit needs play on.
     """
-    work = units(games, jobs)
-    send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
-    for unit in work:
-        send.send_nowait(unit)
-    send.close()
+    work = Units(units(games, jobs))
 
     async def slot() -> None:
         async with open_pool() as pool:
-            unit = await take_from(receive)
+            unit = await work.take()
             while unit is not None:
-                ahead = Ahead(lambda: take_from(receive))
+                ahead = Ahead(work.take)
                 await play_unit(config, unit, log_dir, on_record, pool, ahead.needs)
                 unit = await ahead.unit()
 
@@ -109,12 +106,18 @@ async def run(
             nursery.start_soon(slot)
 
 
-async def take_from(receive: trio.MemoryReceiveChannel[list[PlannedGame]]) -> list[PlannedGame] | None:
-    """The next unit of a filled and closed channel, or None when there is none left."""
-    try:
-        return receive.receive_nowait()
-    except (trio.WouldBlock, trio.EndOfChannel):
-        return None
+class Units:
+    """The units of work not yet handed out, in order, for the slots of a pool to take one at a time."""
+
+    def __init__(self, work: Sequence[list[PlannedGame]]) -> None:
+        self.left = collections.deque(work)
+
+    def __len__(self) -> int:
+        return len(self.left)
+
+    async def take(self) -> list[PlannedGame] | None:
+        """The next unit, or None when every unit has been handed out."""
+        return self.left.popleft() if self.left else None
 
 
 class Ahead:
@@ -142,8 +145,7 @@ def needs(unit: Sequence[PlannedGame] | None) -> list[BotSpec]:
     if not unit:
         return []
     a, b = unit[0].entries
-    specs = [a.bot, a.partner, b.bot, b.partner]
-    return specs if any(spec.reuse for spec in specs) else []
+    return [a.bot, a.partner, b.bot, b.partner]
 
 
 async def play_unit(

@@ -277,30 +277,18 @@ def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) 
     0-rated opponent; see :func:`rookarena.ratings.bradley_terry`), with errors over deal pairs when
     there are duplicate pairs (:func:`rookarena.ratings.bradley_terry_clustered`).
     """
-    played = records if isinstance(records, Sequence) else list(records)  # read twice
-    # The first pass counts the games of each deal (a deal pair is a deal with exactly two games); the
-    # second folds every game into its entries' tallies, and a deal's first game waits only until its
-    # second comes. Nothing kept grows faster than the number of deal pairs.
-    counts = Counter(g.deal_key for g in each_result(played) if g.deal_key is not None)
+    played = records if isinstance(records, Sequence) else list(records)  # read twice, by _deals
     tallies: dict[str, _Tally] = {}
-    waiting: dict[Hashable, tuple[int, GameResult]] = {}
     pairs: list[tuple[int, str, str, float, float | None]] = []  # position, a, b, a's score, difference
     singles: list[tuple[int, str, str, float]] = []  # games outside any pair: position, a, b, a's score
-    for position, g in enumerate(each_result(played)):
-        for team in (0, 1):
-            tallies.setdefault(g.teams[team], _Tally()).add(g, team)
-        key = g.deal_key
-        if key is None or counts[key] != 2:
+    for position, g, second in _deals(played):
+        for game in (g,) if second is None else (g, second):
+            for team in (0, 1):
+                tallies.setdefault(game.teams[team], _Tally()).add(game, team)
+        if second is None:
             singles.append((position, g.teams[0], g.teams[1], g.score))
-            continue
-        first = waiting.pop(key, None)
-        if first is None:
-            waiting[key] = (position, g)
-        elif first[1].teams == g.teams[::-1]:
-            f = first[1]
-            pairs.append((first[0], f.teams[0], f.teams[1], pair_score(f, g), pair_difference(f, g)))
         else:
-            singles += [(first[0], *first[1].teams, first[1].score), (position, g.teams[0], g.teams[1], g.score)]
+            pairs.append((position, g.teams[0], g.teams[1], pair_score(g, second), pair_difference(g, second)))
     pairs.sort(key=lambda pair: pair[0])  # in the order of their first games, as the records give them
     singles.sort(key=lambda single: single[0])
     if pairs:
@@ -357,16 +345,33 @@ def _deal_key(record: Record, teams: tuple[str, str]) -> Hashable | None:
 
 def duplicate_pairs(played: Iterable[GameResult]) -> list[tuple[GameResult, GameResult]]:
     """The duplicate deal pairs among ``played``: same deal, each entry once as team 0."""
-    groups: dict[Hashable, list[GameResult]] = {}
-    for g in played:
+    found = [(position, g, second) for position, g, second in _deals(list(played)) if second is not None]
+    return [(g, second) for _, g, second in sorted(found, key=lambda pair: pair[0])]
+
+
+def _deals(records: Sequence[Record | GameResult]) -> Iterator[tuple[int, GameResult, GameResult | None]]:
+    """Every game of ``records`` (self-play left out) once: a duplicate deal pair as (its first game's
+    position, first, second), any other game as (its position, the game, None).
+
+    A pair is a deal with exactly two games, each entry once as team 0. ``records`` is read twice: once to
+    count the games of each deal, then to pair them, a deal's first game waiting only until its second
+    comes; nothing kept grows faster than the number of deal pairs.
+    """
+    counts = Counter(g.deal_key for g in each_result(records) if g.deal_key is not None)
+    waiting: dict[Hashable, tuple[int, GameResult]] = {}
+    for position, g in enumerate(each_result(records)):
         key = g.deal_key
-        if key is not None:
-            groups.setdefault(key, []).append(g)
-    return [
-        (first, second)
-        for first, second in (group for group in groups.values() if len(group) == 2)
-        if first.teams == second.teams[::-1]
-    ]
+        if key is None or counts[key] != 2:
+            yield position, g, None
+            continue
+        first = waiting.pop(key, None)
+        if first is None:
+            waiting[key] = (position, g)
+        elif first[1].teams == g.teams[::-1]:
+            yield first[0], first[1], g
+        else:
+            yield first[0], first[1], None
+            yield position, g, None
 
 
 def _clusters(

@@ -33,7 +33,7 @@ import trio
 from rookarena import records
 from rookarena.config import LeagueConfig
 from rookarena.errors import RookError
-from rookarena.league import Ahead, PlannedGame, take_from, units
+from rookarena.league import Ahead, PlannedGame, Units, units
 from rookarena.protocol import LineBuffer
 
 log = logging.getLogger(__name__)
@@ -59,20 +59,16 @@ async def run(
     verbose: int = 0,
 ) -> None:
     """Play ``games`` in a pool of up to ``jobs`` worker processes, handing each record to ``on_record``."""
-    work = units(games, jobs)
-    send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
-    for unit in work:
-        send.send_nowait(unit)
-    send.close()
+    work = Units(units(games, jobs))
     head = {"text": config.source, "origin": config.origin, "log_dir": log_dir, "verbose": verbose}
     cpus = placement(config.pin_cpus, jobs)
 
     async def slot(index: int) -> None:
         worker = Worker({**head, "cpu": None if cpus is None else cpus[index % len(cpus)]})
         try:
-            unit = await take_from(receive)
+            unit = await work.take()
             while unit is not None:
-                ahead = Ahead(lambda: take_from(receive))
+                ahead = Ahead(work.take)
                 await _play_unit(worker, unit, on_record, ahead)
                 unit = await ahead.unit()
             await worker.close()

@@ -19,7 +19,7 @@ import trio
 from rookarena import workers
 from rookarena.bots import BotSpec
 from rookarena.config import Entry
-from rookarena.league import Ahead, PlannedGame, take_from
+from rookarena.league import Ahead, PlannedGame, Units
 from rookarena.protocol import LineBuffer
 from rookarena.tournament import Scheduled
 
@@ -82,10 +82,7 @@ async def test_every_game_is_recorded_once_whatever_the_worker_does(tmp_path: pa
     script = tmp_path / "worker.py"
     script.write_text(SCRIPT, encoding="utf-8")
     work = planned(4, 3)
-    send, receive = trio.open_memory_channel[list[PlannedGame]](len(work))
-    for piece in work:
-        send.send_nowait(piece)
-    send.close()
+    queue = Units(work)
     seen: list[str] = []
     worker = Scripted(script, mode, tmp_path / "lives")
 
@@ -93,9 +90,9 @@ async def test_every_game_is_recorded_once_whatever_the_worker_does(tmp_path: pa
         seen.append(record["game_id"])
 
     try:
-        unit = await take_from(receive)
+        unit = await queue.take()
         while unit is not None:
-            ahead = Ahead(lambda: take_from(receive))
+            ahead = Ahead(queue.take)
             await workers._play_unit(worker, unit, on_record, ahead)
             unit = await ahead.unit()
         await worker.close()
