@@ -363,6 +363,7 @@ def standings_text(
         return "no games played yet"
     rows = standings.standings(played)
     text = tables.standings_table(rows, fmt, wide=wide, width=width)
+    text += neighbours_section(played, rows, fmt, width=None if wide else width)
     if crosstable:
         cross = standings.crosstable(played, [row.name for row in rows])
         if width is not None and not wide:
@@ -370,6 +371,20 @@ def standings_text(
         else:
             text += "\n\n" + tables.crosstable_text(cross, fmt)
     return text
+
+
+def neighbours_section(
+    played: Sequence[Record | GameResult], rows: Sequence[standings.Standing], fmt: str, width: int | None = None
+) -> str:
+    """The neighbours table (each entry against the next one in ``rows``) after a blank line, or "" with
+    fewer than three entries (two make a match, which the standings already say all of)."""
+    if len(rows) < 3:
+        return ""
+    pairs = standings.neighbours(played, [row.name for row in rows])
+    if not pairs:
+        return ""
+    ranks = {row.name: row.rank for row in rows}
+    return "\n\n" + tables.neighbours_text(pairs, ranks, fmt, width)
 
 
 def write(
@@ -386,7 +401,8 @@ def write(
         return text
     rows = standings.standings(played)
     cross = standings.crosstable(played, [row.name for row in rows])
-    (out_dir / "standings.txt").write_text(tables.standings_table(rows, fmt, wide=True) + "\n", encoding="utf-8")
+    full = tables.standings_table(rows, fmt, wide=True) + neighbours_section(played, rows, fmt)
+    (out_dir / "standings.txt").write_text(full + "\n", encoding="utf-8")
     (out_dir / "standings.csv").write_text(tables.standings_csv(rows), encoding="utf-8")
     payload = json.dumps(tables.standings_json(rows), indent=2, allow_nan=False)
     (out_dir / "standings.json").write_text(payload + "\n", encoding="utf-8")

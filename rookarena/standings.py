@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import array
 import dataclasses
+import itertools
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, overload
@@ -504,7 +505,19 @@ def game_scores(records: Iterable[Record], a: str, b: str) -> list[float]:
     return out
 
 
-def head_to_head(records: Iterable[Record], a: str, b: str) -> HeadToHead:
+def neighbours(records: Iterable[Record | GameResult], order: Sequence[str]) -> list[HeadToHead]:
+    """Each entry of ``order`` (the standings' order) against the next one, over their games together;
+    pairs that never met are left out. One pass over the games, whatever their number."""
+    wanted = {frozenset(pair): pair for pair in itertools.pairwise(order)}
+    groups: dict[frozenset[str], list[GameResult]] = {}
+    for g in each_result(records):
+        key = frozenset(g.teams)
+        if key in wanted:
+            groups.setdefault(key, []).append(g)
+    return [head_to_head(groups[key], *pair) for key, pair in wanted.items() if key in groups]
+
+
+def head_to_head(records: Iterable[Record | GameResult], a: str, b: str) -> HeadToHead:
     """The summary of ``a`` against ``b`` over their games in ``records`` (others are ignored)."""
     if a == b:
         raise ValueError(f"head_to_head: expected two different entries, got {a!r} twice")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -364,6 +365,58 @@ def crosstable_fitted(table: Crosstable, fmt: str, width: int) -> str:
     if _widest(compact) <= width:
         return compact
     return f"crosstable of {len(table.entries)} entries: too wide,\nsee --wide or crosstable.txt"
+
+
+NEIGHBOURS_NOTE = (
+    "Neighbours: each entry against the next one below it, over their own games; diff: the dup diff "
+    "with duplicate deals, else the Elo difference [95% CI]; apart: its 95% interval excludes 0."
+)
+
+
+def apart(pair: HeadToHead) -> bool:
+    """Whether the interval of ``pair``'s difference (duplicate when there is one, else Elo) excludes 0."""
+    if pair.duplicate is not None and pair.duplicate.n > 1:
+        return pair.duplicate.lo > 0 or pair.duplicate.hi < 0
+    return pair.elo.lo > 0 or pair.elo.hi < 0
+
+
+def _pair_difference(pair: HeadToHead) -> str:
+    if pair.duplicate is not None and pair.duplicate.n > 1:
+        return duplicate_text(pair.duplicate)
+    elo = pair.elo
+    return f"{_fixed(elo.elo, 0, sign=True)} [{_fixed(elo.lo, 0, sign=True)}, {_fixed(elo.hi, 0, sign=True)}] Elo"
+
+
+def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str, width: int | None = None) -> str:
+    """The table of :func:`rookarena.standings.neighbours` with its note, fitted to ``width``: names are
+    shortened, then left out (the ranks say who) when the table is still too wide."""
+    headers = ["ranks", "higher", "lower", "games", "score %", "diff", "apart"]
+
+    def draw(limit: int | None, names: bool = True) -> str:
+        rows = [
+            [
+                f"{ranks[p.a]}-{ranks[p.b]}",
+                *([_shorten(p.a, limit), _shorten(p.b, limit)] if names else []),
+                p.games,
+                f"{100 * p.win_rate.estimate:.1f}",
+                _pair_difference(p),
+                "yes" if apart(p) else "no",
+            ]
+            for p in pairs
+        ]
+        heads = headers if names else [headers[0], *headers[3:]]
+        return tabulate(rows, headers=heads, tablefmt=fmt)
+
+    text = draw(None)
+    if width is not None:
+        for limit in (16, 10):
+            if _widest(text) <= width:
+                break
+            text = draw(limit)
+        if _widest(text) > width:
+            text = draw(None, names=False)
+    note = textwrap.fill(NEIGHBOURS_NOTE, width=max(40, width)) if width is not None else NEIGHBOURS_NOTE
+    return text + "\n" + note
 
 
 def _widest(text: str) -> int:

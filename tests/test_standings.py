@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import tracemalloc
 from collections.abc import Sequence
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena import ratings, standings, stats
+from rookarena import ratings, standings, stats, tables
 from rookarena.standings import Cell, GameResult, ResultStore, Standing
 
 Record = dict[str, Any]
@@ -95,7 +96,16 @@ def test_standings_module_is_pure() -> None:
     tree = ast.parse(Path(standings.__file__).read_text(encoding="utf-8"))
     modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert modules <= {"__future__", "array", "dataclasses", "collections", "collections.abc", "typing", "rookarena"}
+    assert modules <= {
+        "__future__",
+        "array",
+        "dataclasses",
+        "itertools",
+        "collections",
+        "collections.abc",
+        "typing",
+        "rookarena",
+    }
 
 
 def test_results_and_points() -> None:
@@ -388,3 +398,72 @@ def test_the_result_store_keeps_a_game_in_under_100_bytes() -> None:
         tracemalloc.stop()
     assert list(store) == results
     assert used / len(results) < 100, used / len(results)
+
+
+# -- neighbours: each entry against the next one ------------------------------------------------------
+
+_league_games = st.lists(
+    st.tuples(
+        st.sampled_from(["A", "B", "C", "D"]),
+        st.sampled_from(["A", "B", "C", "D"]),
+        st.tuples(st.integers(-200, 400), st.integers(-200, 400)),
+        st.integers(0, 5),
+        st.booleans(),
+    ).filter(lambda g: g[0] != g[1]),
+    max_size=40,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_league_games, st.permutations(["A", "B", "C", "D"]))
+def test_neighbours_are_the_head_to_heads_of_adjacent_entries(games: list[Any], order: list[str]) -> None:
+    records = [
+        record(
+            [a, b],
+            list(scores),
+            None if scores[0] == scores[1] else int(scores[1] > scores[0]),
+            hands=[(0, 70, True)],
+            deal=deal,
+            swapped=swapped,
+        )
+        for a, b, scores, deal, swapped in games
+    ]
+    met = {frozenset((a, b)) for a, b, *_ in games}
+    expected = [standings.head_to_head(records, a, b) for a, b in itertools.pairwise(order) if {a, b} in met]
+    assert standings.neighbours(records, order) == expected
+    assert standings.neighbours(ResultStore(standings.game_results(records)), order) == expected
+
+
+def test_neighbours_say_which_are_apart() -> None:
+    # A beats B on every deal pair by a margin that varies, B and C split: A-B apart, B-C not.
+    records = []
+    for deal, split in enumerate([30, -30, 50, -50, 10, -10]):
+        margin = 100 + 10 * deal
+        records.append(record(["A", "B"], [300, 300 - margin], 0, hands=[(0, 70, True)], deal=deal))
+        records.append(record(["B", "A"], [200, 300], 1, hands=[(0, 70, True)], deal=deal, swapped=True))
+        records.append(record(["B", "C"], [300, 200 - split], 0, hands=[(0, 70, True)], deal=deal))
+        records.append(record(["C", "B"], [300, 200], 0, hands=[(0, 70, True)], deal=deal, swapped=True))
+    pairs = standings.neighbours(records, ["A", "B", "C"])
+    assert [(p.a, p.b, p.games) for p in pairs] == [("A", "B", 12), ("B", "C", 12)]
+    assert [tables.apart(p) for p in pairs] == [True, False]
+    text = tables.neighbours_text(pairs, {"A": 1, "B": 2, "C": 3}, "simple")
+    lines = text.splitlines()
+    assert lines[0].split() == ["ranks", "higher", "lower", "games", "score", "%", "diff", "apart"]
+    assert lines[2].split()[:4] == ["1-2", "A", "B", "12"] and lines[2].split()[-1] == "yes"
+    assert lines[3].split()[:4] == ["2-3", "B", "C", "12"] and lines[3].split()[-1] == "no"
+    # Too narrow for the names: the ranks say who; the note is wrapped to the width.
+    long = {"A" * 30: 1, "B" * 30: 2, "C" * 30: 3}
+    renamed = standings.neighbours(
+        [
+            {
+                **r,
+                "teams": [n * 30 for n in r["teams"]],
+                "league": {**r["league"], "pairing": sorted(n * 30 for n in r["teams"])},
+            }
+            for r in records
+        ],
+        list(long),
+    )
+    narrow = tables.neighbours_text(renamed, long, "simple", width=60)
+    assert all(len(line) <= 60 for line in narrow.splitlines())
+    assert "AAAA" not in narrow and narrow.splitlines()[2].split()[0] == "1-2"
