@@ -32,7 +32,7 @@ from rookarena.players.worlds import PILE, Knowledge, for_auction, for_bidder, f
 from rookarena.rules import KNOBS, BidMade, NestTo, Rules
 
 # Playouts per decision at each level; level 2 is the default.
-LEVELS: dict[int, int] = {1: 16, 2: 48, 3: 192}
+LEVELS: dict[int, int] = {1: 24, 2: 48, 3: 192}
 DEFAULT_LEVEL = 2
 
 # The auction: the counters the seat's team expects to take as bidder are a blend of the simulated
