@@ -43,6 +43,11 @@ def test_the_demo_table_fits(demo: pathlib.Path, columns: int) -> None:
     assert max(len(line) for line in lines) <= columns
     note = next(line for line in lines if line.startswith("±"))
     assert "95%" in note and "Bradley–Terry" in note and "deal pairs" in note
+    # The neighbours: each entry against the next one, ranks 1-2 and 2-3 of the three.
+    head = next(i for i, line in enumerate(lines) if line.split()[:1] == ["ranks"])
+    assert [line.split()[0] for line in lines[head + 2 : head + 4]] == ["1-2", "2-3"]
+    assert all(line.split()[-1] in ("yes", "no") for line in lines[head + 2 : head + 4])
+    assert any(line.startswith("Neighbours:") for line in lines)
 
 
 @pytest.mark.slow
@@ -51,5 +56,6 @@ def test_wide_and_the_files_have_every_column(demo: pathlib.Path) -> None:
     assert "win % [95% CI]" in wide[0] and "avg bid" in wide[0]
     assert max(len(line) for line in wide) > 80  # wider than the terminal: --wide does not fit
     assert "win % [95% CI]" in (demo / "standings.txt").read_text()
+    assert "apart" in (demo / "standings.txt").read_text()
     header = (demo / "standings.csv").read_text().splitlines()[0].split(",")
     assert {"faults_timeout", "faults_withdrawn", "faults_other", "rating_unit", "dup_hi"} <= set(header)
