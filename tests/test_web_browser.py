@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import web_games
 
-from rookarena import results
+from rookarena import results, standings, tables
 from rookarena.actions import parse_action
 from rookarena.cards import Card
 from rookarena.game import Deal, Game
@@ -141,6 +141,24 @@ def test_the_standings_rows_equal_standings_json(browser: Any, report: tuple[pat
     )
     expected = json.loads((path.parent / "standings.json").read_text(encoding="utf-8"))["standings"]
     assert rows == expected
+
+
+def test_the_neighbours_table_equals_the_standings_neighbours(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
+    path, played = report
+    _open(browser, path)
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#neighbours tbody tr')]"
+        ".map(tr => [...tr.children].map(td => td.textContent))"
+    )
+    order = [
+        row["bot"] for row in json.loads((path.parent / "standings.json").read_text(encoding="utf-8"))["standings"]
+    ]
+    pairs = standings.neighbours(played, order)
+    assert [r[1:4] for r in rows] == [[p.a, p.b, str(p.games)] for p in pairs]
+    assert [r[0] for r in rows] == ["1-2", "2-3"]
+    assert [r[6] for r in rows] == ["yes" if tables.apart(p) else "no" for p in pairs]
+    assert browser.find_element("css selector", "#nav a[href='#neighbours-section']").is_displayed()
+    assert _errors(browser) == []
 
 
 def test_sorting_by_a_column(browser: Any, report: tuple[pathlib.Path, Any]) -> None:

@@ -101,6 +101,20 @@ def test_crosstable_marks_intervals_that_exclude_half() -> None:
     assert not even["cells"][0][1]["significant"]
 
 
+def test_neighbours_are_the_standings_neighbours() -> None:
+    played = web_games.league_records(NAMES, deals=3)
+    rows = standings.standings(played)
+    data = model.neighbours(played, rows)
+    pairs = standings.neighbours(played, [row.name for row in rows])
+    assert [(d["higher"], d["lower"], d["games"]) for d in data] == [(p.a, p.b, p.games) for p in pairs]
+    assert [d["ranks"] for d in data] == [[1, 2], [2, 3]]
+    for d, p in zip(data, pairs, strict=True):
+        assert p.duplicate is not None
+        assert d["diff"] == {"kind": "dup", "value": p.duplicate.mean, "lo": p.duplicate.lo, "hi": p.duplicate.hi}
+        assert d["apart"] == (p.duplicate.lo > 0 or p.duplicate.hi < 0)
+    assert model.neighbours(played, rows[:2]) == []  # two entries: a match says it all
+
+
 def test_the_cap_keeps_faulted_closest_and_lopsided_games() -> None:
     played = web_games.league_records(NAMES, deals=5)
     played[7]["faults"] = [{"seat": 0, "bot": "x", "kind": "crash", "detail": "", "line": "", "hand": 1}]

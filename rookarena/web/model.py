@@ -291,6 +291,32 @@ def crosstable(played: Sequence[Record], order: Sequence[str]) -> dict[str, Any]
     return {"entries": list(table.entries), "cells": cells}
 
 
+def neighbours(played: Sequence[Record], rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
+    """Each entry against the next one below it in the standings (the neighbours table of the text)."""
+    if len(rows) < 3:
+        return []
+    ranks = {row.name: row.rank for row in rows}
+    out = []
+    for pair in standings.neighbours(played, [row.name for row in rows]):
+        dup = pair.duplicate
+        if dup is not None and dup.n > 1:
+            kind, value, lo, hi = "dup", dup.mean, dup.lo, dup.hi
+        else:
+            kind, value, lo, hi = "elo", pair.elo.elo, pair.elo.lo, pair.elo.hi
+        out.append(
+            {
+                "ranks": [ranks[pair.a], ranks[pair.b]],
+                "higher": pair.a,
+                "lower": pair.b,
+                "games": pair.games,
+                "score": pair.win_rate.estimate,
+                "diff": {"kind": kind, "value": _finite(value), "lo": _finite(lo), "hi": _finite(hi)},
+                "apart": tables.apart(pair),
+            }
+        )
+    return out
+
+
 def match_data(played: Sequence[Record], a: str, b: str, test: sequential.SequentialTest | None) -> dict[str, Any]:
     """Head to head: ``a``'s running score game by game, and with ``test`` its log-likelihood ratio after
     each deal pair (each game for a trinomial test) against its bounds, counted as ``rookarena match``
@@ -414,6 +440,7 @@ def report_data(
         "standings": {"columns": columns(table), "rows": table},
         "ratings": ratings(rows),
         "crosstable": crosstable(played, entries) if entries else None,
+        "neighbours": neighbours(played, rows),
         "match": head,
         "faults": faults(played, tails or {}),
         "games": summaries,

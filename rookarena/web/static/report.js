@@ -113,6 +113,24 @@
     return el("section", { id: "ratings-section" }, parts);
   }
 
+  function neighboursSection() {
+    const num = (v, digits) => (v === null ? "inf" : (v >= 0 ? "+" : "") + v.toFixed(digits));
+    const table = el("table", { id: "neighbours", class: "neighbours" },
+      el("thead", {}, el("tr", {}, ["ranks", "higher", "lower", "games", "score %", "difference [95% CI]", "apart"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, data.neighbours.map((n) => {
+        const digits = n.diff.kind === "dup" ? 1 : 0;
+        const unit = n.diff.kind === "dup" ? " points a deal pair" : " Elo";
+        return el("tr", { class: n.apart ? "apart" : "", "data-higher": n.higher, "data-lower": n.lower },
+          el("td", {}, `${n.ranks[0]}-${n.ranks[1]}`), el("td", {}, n.higher), el("td", {}, n.lower), el("td", {}, String(n.games)),
+          el("td", {}, `${pct(n.score)}`), el("td", {}, `${num(n.diff.value, digits)} [${num(n.diff.lo, digits)}, ${num(n.diff.hi, digits)}]${unit}`),
+          el("td", {}, n.apart ? "yes" : "no"));
+      })));
+    return el("section", { id: "neighbours-section" }, el("h2", {}, "Neighbours"),
+      el("p", { class: "help" }, "Each entry against the next one below it in the standings, over their own games: the higher one's score and the difference (the paired duplicate difference with deal pairs, else Elo) with its 95% interval. ",
+        el("strong", {}, "apart"), ": the interval excludes 0, so the games tell the two apart."),
+      el("div", { class: "scroll" }, table));
+  }
+
   function crosstableSection() {
     const cross = data.crosstable;
     const shade = (rate) => {
@@ -265,12 +283,13 @@
 
   if (data.kind === "report") {
     const sections = [leagueSection(), standingsSection(), ratingsSection()];
+    if (data.neighbours && data.neighbours.length) sections.push(neighboursSection());
     if (data.crosstable) sections.push(crosstableSection());
     if (data.match) sections.push(matchSection());
     sections.push(faultsSection(), gamesSection());
     document.getElementById("report").replaceChildren(...sections);
     document.getElementById("nav").replaceChildren(...[["league-section", "league"], ["standings-section", "standings"], ["ratings-section", "ratings"],
-      ["crosstable-section", "crosstable"], ["match-section", "match"], ["faults-section", "faults"], ["games-section", "games"], ["viewer-section", "viewer"]]
+      ["neighbours-section", "neighbours"], ["crosstable-section", "crosstable"], ["match-section", "match"], ["faults-section", "faults"], ["games-section", "games"], ["viewer-section", "viewer"]]
       .filter(([id]) => id === "viewer-section" || document.getElementById(id)).map(([id, label]) => el("a", { href: `#${id}` }, label)));
   }
   document.getElementById("footer").textContent = `made by rookarena ${data.version || ""}; this page works offline and loads nothing from elsewhere`;
