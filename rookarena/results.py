@@ -20,7 +20,7 @@ from typing import IO, Any
 from rookarena import records, standings, tables
 from rookarena.config import LeagueConfig, as_mapping
 from rookarena.errors import RookError
-from rookarena.standings import GameResult, Record, ResultStore, game_result
+from rookarena.standings import GameResult, HeadToHead, Record, ResultStore, game_result
 
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
@@ -357,15 +357,31 @@ def standings_text(
     wide: bool = False,
     width: int | None = None,
 ) -> str:
-    """The standings table (compact unless ``wide``, fitted to ``width``) with its model line, then the
-    crosstable (fitted to ``width`` too, unless ``wide``: in short form, or a line naming its file)."""
+    """The standings table (compact unless ``wide``, fitted to ``width``) with its model line, the
+    neighbours table, then the crosstable (fitted to ``width`` too, unless ``wide``: in short form, or a
+    line naming its file)."""
     if not played:
         return "no games played yet"
     rows = standings.standings(played)
+    cross = standings.crosstable(played, [row.name for row in rows]) if crosstable else None
+    return _text(rows, _neighbours(played, rows), cross, fmt, wide, width)
+
+
+def _neighbours(played: Sequence[Record | GameResult], rows: Sequence[standings.Standing]) -> list[HeadToHead]:
+    return standings.neighbours(played, [row.name for row in rows])
+
+
+def _text(
+    rows: Sequence[standings.Standing],
+    pairs: Sequence[HeadToHead],
+    cross: standings.Crosstable | None,
+    fmt: str,
+    wide: bool,
+    width: int | None,
+) -> str:
     text = tables.standings_table(rows, fmt, wide=wide, width=width)
-    text += neighbours_section(played, rows, fmt, width=None if wide else width)
-    if crosstable:
-        cross = standings.crosstable(played, [row.name for row in rows])
+    text += _neighbours_section(pairs, rows, fmt, None if wide else width)
+    if cross is not None:
         if width is not None and not wide:
             text += "\n\n" + tables.crosstable_fitted(cross, fmt, width)
         else:
@@ -373,14 +389,10 @@ def standings_text(
     return text
 
 
-def neighbours_section(
-    played: Sequence[Record | GameResult], rows: Sequence[standings.Standing], fmt: str, width: int | None = None
+def _neighbours_section(
+    pairs: Sequence[HeadToHead], rows: Sequence[standings.Standing], fmt: str, width: int | None
 ) -> str:
-    """The neighbours table (each entry against the next one in ``rows``) after a blank line, or "" with
-    fewer than three entries (two make a match, which the standings already say all of)."""
-    if len(rows) < 3:
-        return ""
-    pairs = standings.neighbours(played, [row.name for row in rows])
+    """The neighbours table after a blank line, or "" when there is none."""
     if not pairs:
         return ""
     ranks = {row.name: row.rank for row in rows}
@@ -396,12 +408,13 @@ def write(
     width: int | None = None,
 ) -> str:
     """Write standings.txt (every column), standings.csv, standings.json and crosstable.txt; return the text shown."""
-    text = standings_text(played, fmt, wide=wide, width=width)
     if not played:
-        return text
+        return standings_text(played, fmt)
     rows = standings.standings(played)
+    pairs = _neighbours(played, rows)
     cross = standings.crosstable(played, [row.name for row in rows])
-    full = tables.standings_table(rows, fmt, wide=True) + neighbours_section(played, rows, fmt)
+    text = _text(rows, pairs, cross, fmt, wide, width)
+    full = tables.standings_table(rows, fmt, wide=True) + _neighbours_section(pairs, rows, fmt, None)
     (out_dir / "standings.txt").write_text(full + "\n", encoding="utf-8")
     (out_dir / "standings.csv").write_text(tables.standings_csv(rows), encoding="utf-8")
     payload = json.dumps(tables.standings_json(rows), indent=2, allow_nan=False)

@@ -507,7 +507,10 @@ def game_scores(records: Iterable[Record], a: str, b: str) -> list[float]:
 
 def neighbours(records: Iterable[Record | GameResult], order: Sequence[str]) -> list[HeadToHead]:
     """Each entry of ``order`` (the standings' order) against the next one, over their games together;
-    pairs that never met are left out. One pass over the games, whatever their number."""
+    pairs that never met are left out, and with fewer than three entries there are none (two make a
+    match, which the standings already say all of). One pass over the games, whatever their number."""
+    if len(order) < 3:
+        return []
     wanted = {frozenset(pair): pair for pair in itertools.pairwise(order)}
     groups: dict[frozenset[str], list[GameResult]] = {}
     for g in each_result(records):

@@ -373,18 +373,26 @@ NEIGHBOURS_NOTE = (
 )
 
 
+def pair_difference(pair: HeadToHead) -> tuple[str, float, float, float]:
+    """The difference a neighbours table shows for ``pair``: ("dup", mean, lo, hi) of its deal pairs when
+    it has two or more, else ("elo", difference, lo, hi)."""
+    dup = pair.duplicate
+    if dup is not None and dup.n > 1:
+        return "dup", dup.mean, dup.lo, dup.hi
+    return "elo", pair.elo.elo, pair.elo.lo, pair.elo.hi
+
+
 def apart(pair: HeadToHead) -> bool:
-    """Whether the interval of ``pair``'s difference (duplicate when there is one, else Elo) excludes 0."""
-    if pair.duplicate is not None and pair.duplicate.n > 1:
-        return pair.duplicate.lo > 0 or pair.duplicate.hi < 0
-    return pair.elo.lo > 0 or pair.elo.hi < 0
+    """Whether the interval of ``pair``'s difference (:func:`pair_difference`) excludes 0."""
+    _, _, lo, hi = pair_difference(pair)
+    return lo > 0 or hi < 0
 
 
-def _pair_difference(pair: HeadToHead) -> str:
-    if pair.duplicate is not None and pair.duplicate.n > 1:
+def _difference_text(pair: HeadToHead) -> str:
+    kind, value, lo, hi = pair_difference(pair)
+    if kind == "dup":
         return duplicate_text(pair.duplicate)
-    elo = pair.elo
-    return f"{_fixed(elo.elo, 0, sign=True)} [{_fixed(elo.lo, 0, sign=True)}, {_fixed(elo.hi, 0, sign=True)}] Elo"
+    return f"{_fixed(value, 0, sign=True)} [{_fixed(lo, 0, sign=True)}, {_fixed(hi, 0, sign=True)}] Elo"
 
 
 def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str, width: int | None = None) -> str:
@@ -399,7 +407,7 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
                 *([_shorten(p.a, limit), _shorten(p.b, limit)] if names else []),
                 p.games,
                 f"{100 * p.win_rate.estimate:.1f}",
-                _pair_difference(p),
+                _difference_text(p),
                 "yes" if apart(p) else "no",
             ]
             for p in pairs

@@ -132,27 +132,34 @@ def test_the_report_loads_offline_without_errors(browser: Any, report: tuple[pat
     assert len(faults) == 1 and "log line 30" in faults[0].get_attribute("textContent")
 
 
+def _standings_json(path: pathlib.Path) -> list[dict[str, Any]]:
+    """The rows of the standings.json beside the report at ``path``."""
+    rows: list[dict[str, Any]] = json.loads((path.parent / "standings.json").read_text(encoding="utf-8"))["standings"]
+    return rows
+
+
+def _rows(driver: Any, table: str, cell: str) -> list[Any]:
+    """Each body row of the table ``table`` (a CSS selector) as a list of ``cell`` (JS of ``td``) values."""
+    return list(
+        driver.execute_script(
+            f"return [...document.querySelectorAll('{table} tbody tr')].map(tr => [...tr.children].map(td => {cell}))"
+        )
+    )
+
+
 def test_the_standings_rows_equal_standings_json(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
     path, _ = report
     _open(browser, path)
-    rows = browser.execute_script(
-        "return [...document.querySelectorAll('#standings tbody tr')].map(tr => Object.fromEntries("
-        "[...tr.children].map(td => [td.dataset.key, JSON.parse(td.dataset.value)])))"
-    )
-    expected = json.loads((path.parent / "standings.json").read_text(encoding="utf-8"))["standings"]
+    rows = [dict(row) for row in _rows(browser, "#standings", "[td.dataset.key, JSON.parse(td.dataset.value)]")]
+    expected = _standings_json(path)
     assert rows == expected
 
 
 def test_the_neighbours_table_equals_the_standings_neighbours(browser: Any, report: tuple[pathlib.Path, Any]) -> None:
     path, played = report
     _open(browser, path)
-    rows = browser.execute_script(
-        "return [...document.querySelectorAll('#neighbours tbody tr')]"
-        ".map(tr => [...tr.children].map(td => td.textContent))"
-    )
-    order = [
-        row["bot"] for row in json.loads((path.parent / "standings.json").read_text(encoding="utf-8"))["standings"]
-    ]
+    rows = _rows(browser, "#neighbours", "td.textContent")
+    order = [row["bot"] for row in _standings_json(path)]
     pairs = standings.neighbours(played, order)
     assert [r[1:4] for r in rows] == [[p.a, p.b, str(p.games)] for p in pairs]
     assert [r[0] for r in rows] == ["1-2", "2-3"]
@@ -172,9 +179,7 @@ def test_sorting_by_a_column(browser: Any, report: tuple[pathlib.Path, Any]) -> 
     assert browser.execute_script(names) == sorted(NAMES, reverse=True)
     assert header.get_attribute("aria-sort") == "descending"
     browser.find_element("css selector", "#standings th[data-key='rank']").click()
-    assert browser.execute_script(names) == [
-        row["bot"] for row in json.loads((path.parent / "standings.json").read_text())["standings"]
-    ]
+    assert browser.execute_script(names) == [row["bot"] for row in _standings_json(path)]
 
 
 def test_the_keyboard_steps_every_trick_to_the_final_score(browser: Any, report: tuple[pathlib.Path, Any]) -> None:

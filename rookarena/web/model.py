@@ -293,16 +293,10 @@ def crosstable(played: Sequence[Record], order: Sequence[str]) -> dict[str, Any]
 
 def neighbours(played: Sequence[Record], rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
     """Each entry against the next one below it in the standings (the neighbours table of the text)."""
-    if len(rows) < 3:
-        return []
     ranks = {row.name: row.rank for row in rows}
     out = []
     for pair in standings.neighbours(played, [row.name for row in rows]):
-        dup = pair.duplicate
-        if dup is not None and dup.n > 1:
-            kind, value, lo, hi = "dup", dup.mean, dup.lo, dup.hi
-        else:
-            kind, value, lo, hi = "elo", pair.elo.elo, pair.elo.lo, pair.elo.hi
+        kind, value, lo, hi = tables.pair_difference(pair)
         out.append(
             {
                 "ranks": [ranks[pair.a], ranks[pair.b]],
