@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rookarena import tables
 from rookarena.presets import Preset
 from rookarena.rules import KNOBS
 from rookarena.simulate import Summary
@@ -46,9 +47,7 @@ def simulation_summary(summary: Summary, seconds: float) -> str:
         ("draws at the hand limit", summary.draws),
         ("hands per second", f"{summary.hands / seconds:,.0f}" if seconds > 0 else "-"),
     ]
-    import tabulate  # noqa: PLC0415 - imported when the first table is drawn (see tables.tabulate)
-
-    return str(tabulate.tabulate(rows, tablefmt="plain")) + "\n"
+    return tables.tabulate(rows, tablefmt="plain") + "\n"
 
 
 def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str:
