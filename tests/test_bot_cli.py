@@ -65,8 +65,9 @@ def test_each_bot_says_hello_answers_and_exits_on_bye(name: str) -> None:
 
 def test_the_same_seed_gives_the_same_answers() -> None:
     conversation = _conversation(*(_bid_request(n) for n in range(1, 4)))
-    runs = [CliRunner().invoke(main, ["bot", "search", "--playouts", "40", "--seed", "5"], input=conversation)]
-    runs.append(CliRunner().invoke(main, ["bot", "search", "--playouts", "40", "--seed", "5"], input=conversation))
+    command = ["bot", "search", "--playouts", "40", "--think", "0", "--seed", "5"]  # no time cap: only the budget
+    runs = [CliRunner().invoke(main, command, input=conversation)]
+    runs.append(CliRunner().invoke(main, command, input=conversation))
     assert runs[0].exit_code == 0 and runs[0].output == runs[1].output
 
 
@@ -77,7 +78,8 @@ def test_end_of_input_exits_zero() -> None:
 
 def test_bad_arguments_are_refused() -> None:
     assert CliRunner().invoke(main, ["bot", "oracle"]).exit_code == 2
-    assert CliRunner().invoke(main, ["bot", "search", "--level", "9"]).exit_code == 2
+    for arguments in (["--level", "9"], ["--level", "0"], ["--think", "-1"], ["--playouts", "0"]):
+        assert CliRunner().invoke(main, ["bot", "search", *arguments]).exit_code == 2, arguments
 
 
 @pytest.mark.slow

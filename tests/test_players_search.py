@@ -3,7 +3,9 @@ the fast trick phase agreeing with the engine, and the same play given the same 
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -198,9 +200,36 @@ def test_the_deadline_stops_a_search_early() -> None:
     assert next(ticks) < 10  # it looked at the clock a few times, not 10**9 / 4 times
 
 
+def _next_float(ticks: Iterator[int]) -> float:
+    return float(next(ticks))
+
+
+def test_the_think_cap_stops_a_search_the_deadline_would_not() -> None:
+    game = Game(Rules(), random.Random(4))
+    while game.phase is not Phase.PLAY or len(game.legal_actions()) < 2:
+        game.apply(random_action(game.legal_actions(), random.Random(1)))
+    request = {"legal": [str(a) for a in game.legal_actions()], "view": view_json(view(game, game.to_act))}
+    looks = []
+    for think in (None, 2.5):
+        ticks = iter(range(10**6))
+        # One second a look at the clock; the deadline never comes.
+        deadline = Deadline(functools.partial(_next_float, ticks), float("inf"))
+        player = SearchPlayer(Settings(playouts=4000, think=think), seed=1)
+        player.start_game({"game": "g", "seat": game.to_act, "rules": Rules().to_mapping()})
+        assert player.act(request, deadline) in request["legal"]
+        looks.append(next(ticks))
+    uncapped, capped = looks
+    assert capped <= 4  # the cap: the start, then a look after each deal until 2.5 s have passed
+    assert uncapped > 100
+
+
 def test_levels() -> None:
-    assert settings_for().playouts == settings_for(2).playouts
-    assert settings_for(1).playouts < settings_for(2).playouts < settings_for(3).playouts
+    assert settings_for() == settings_for(3)
+    assert [settings_for(level).playouts for level in (1, 2, 3, 4)] == [24, 48, 192, 768]
+    assert settings_for(3).think == 0.15  # the default level answers within 0.2 s
+    assert settings_for(4).think is None
+    assert settings_for(3, think=0).think is None
+    assert settings_for(1, think=0.5).think == 0.5
     assert settings_for(3, playouts=7).playouts == 7
     with pytest.raises(ValueError, match="unknown level 9"):
         settings_for(9)

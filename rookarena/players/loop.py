@@ -64,14 +64,16 @@ def serve(player: Player, version: str, stdin: IO[str] | None = None, stdout: IO
     return 0
 
 
-def make_player(name: str, level: int | None = None, seed: int | str = 0, playouts: int | None = None) -> Player:
+def make_player(
+    name: str, level: int | None = None, seed: int | str = 0, playouts: int | None = None, think: float | None = None
+) -> Player:
     """The built-in player called ``name`` (``random``, ``heuristic`` or ``search``)."""
     if name == "random":
         return RandomPlayer(seed)
     if name == "heuristic":
         return HeuristicPlayer()
     if name == "search":
-        return SearchPlayer(settings_for(level, playouts), seed)
+        return SearchPlayer(settings_for(level, playouts, think), seed)
     raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
 
 
