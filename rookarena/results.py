@@ -364,11 +364,8 @@ def standings_text(
         return "no games played yet"
     rows = standings.standings(played)
     cross = standings.crosstable(played, [row.name for row in rows]) if crosstable else None
-    return _text(rows, _neighbours(played, rows), cross, fmt, wide, width)
-
-
-def _neighbours(played: Sequence[Record | GameResult], rows: Sequence[standings.Standing]) -> list[HeadToHead]:
-    return standings.neighbours(played, [row.name for row in rows])
+    pairs = standings.neighbours(played, [row.name for row in rows])
+    return _text(rows, pairs, cross, fmt, wide, width)
 
 
 def _text(
@@ -411,8 +408,9 @@ def write(
     if not played:
         return standings_text(played, fmt)
     rows = standings.standings(played)
-    pairs = _neighbours(played, rows)
-    cross = standings.crosstable(played, [row.name for row in rows])
+    order = [row.name for row in rows]
+    pairs = standings.neighbours(played, order)
+    cross = standings.crosstable(played, order)
     text = _text(rows, pairs, cross, fmt, wide, width)
     full = tables.standings_table(rows, fmt, wide=True) + _neighbours_section(pairs, rows, fmt, None)
     (out_dir / "standings.txt").write_text(full + "\n", encoding="utf-8")

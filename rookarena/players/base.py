@@ -22,6 +22,10 @@ class Deadline:
     def passed(self) -> bool:
         return self.now() >= self.stop_at
 
+    def capped(self, seconds: float) -> Deadline:
+        """This deadline, or ``seconds`` from now on its clock if that comes first."""
+        return Deadline(self.now, min(self.stop_at, self.now() + seconds))
+
     @classmethod
     def never(cls) -> Deadline:
         """A deadline that never comes: the player's own budget alone decides how long it thinks."""

@@ -134,7 +134,7 @@ class SearchPlayer:
             return legal[0]
         rng = random.Random(f"{self.seed}/{self.game_key}/{self.decisions}")
         if self.settings.think is not None:
-            deadline = Deadline(deadline.now, min(deadline.stop_at, deadline.now() + self.settings.think))
+            deadline = deadline.capped(self.settings.think)
         view: dict[str, Any] = request["view"]
         phase = view["phase"]
         if phase == "play":
