@@ -12,7 +12,7 @@ import pytest
 
 from rookarena.cards import COLORS, ROOK
 from rookarena.game import Game, Phase
-from rookarena.players import RandomPlayer, random_action
+from rookarena.players import RandomPlayer, heuristic, random_action
 from rookarena.players.base import Deadline, Player
 from rookarena.players.fast import Deck, legal_cards, playout, solve
 from rookarena.players.heuristic import HeuristicPlayer
@@ -324,3 +324,17 @@ def test_sample_fitting_keeps_the_deal_that_breaks_fewest_bounds() -> None:
 
     assert sample_fitting(knowledge, random.Random(1), fits) is seen[0]
     assert len(seen) == 1
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_the_estimator_on_card_numbers_gives_the_heuristics_estimate_to_the_bit(rules: Rules) -> None:
+    deck = Deck.of(rules)
+    cards = heuristic.Cards(rules.to_mapping())
+    worth = heuristic.Estimator(deck.text, cards)
+    rng = random.Random(f"estimator/{rules}")
+    for _ in range(2000):
+        hand = rng.sample(range(len(deck.text)), rng.randint(0, 18))
+        assert worth(hand) == heuristic.estimate([deck.text[c] for c in hand], cards), hand
+    # Ties between trump colours go to the first colour, as choose_trump breaks them.
+    even = [deck.index[f"{color.value}{rank}"] for color in COLORS for rank in rules.ranks[:2]]
+    assert worth(even) == heuristic.estimate([deck.text[c] for c in even], cards)

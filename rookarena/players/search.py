@@ -117,6 +117,7 @@ class SearchPlayer:
         self.game_key = "0"
         self.decisions = 0
         self.plans: dict[tuple[int, int], tuple[int, list[str]]] = {}
+        self.worth = heuristic.Estimator(self.deck.text, heuristic.Cards(self.rules_map))
 
     def start_game(self, message: dict[str, Any]) -> None:
         self.deck = Deck.of(rules_of(message.get("rules")))
@@ -126,6 +127,7 @@ class SearchPlayer:
         self.game_key = f"{key}/{message.get('seat', 0)}"
         self.decisions = 0
         self.plans = {}
+        self.worth = heuristic.Estimator(self.deck.text, heuristic.Cards(self.rules_map))
 
     def act(self, request: dict[str, Any], deadline: Deadline) -> str:
         legal: list[str] = request["legal"]
@@ -323,12 +325,12 @@ class SearchPlayer:
         bounds.pop(bidder, None)  # the bidder's hand before the nest is not known from its cards
         bounds.pop(seat, None)
         played = played_by(view, deck)
-        cards = heuristic.Cards(self.rules_map)
+        worth_of = self.worth
 
         def misfits(held: list[list[int]]) -> int:
             wrong = int(sum(1 for c in held[bidder] if suit[c] == trump) < wanted)
             for s, (low, high) in bounds.items():
-                worth = heuristic.estimate([deck.text[c] for c in (*held[s], *played[s])], cards)
+                worth = worth_of([*held[s], *played[s]])
                 wrong += worth < low or worth >= high
             return wrong
 

@@ -126,12 +126,13 @@ def sample(knowledge: Knowledge, rng: random.Random) -> list[list[int]]:
     where: dict[int, int] = {}
     order = list(range(len(knowledge.unknown)))
     rng.shuffle(order)
-    order.sort(key=lambda i: len(knowledge.allowed[i]))
-    allowed_of = dict(zip(knowledge.unknown, knowledge.allowed, strict=True))
+    allowed = knowledge.allowed
+    order.sort(key=lambda i: len(allowed[i]))
+    unknown = knowledge.unknown
     draw = rng.random
     for i in order:
-        card = knowledge.unknown[i]
-        options = [h for h in knowledge.allowed[i] if room[h]]
+        card = unknown[i]
+        options = [h for h in allowed[i] if room[h]]
         if options:
             total = sum(room[h] for h in options)
             pick = draw() * total
@@ -140,7 +141,7 @@ def sample(knowledge: Knowledge, rng: random.Random) -> list[list[int]]:
                 if pick < 0:
                     break
         else:
-            holder = _augment(card, allowed_of, held, where, room)
+            holder = _augment(card, dict(zip(unknown, allowed, strict=True)), held, where, room)
         held[holder].append(card)
         where[card] = holder
         room[holder] -= 1
