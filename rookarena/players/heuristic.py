@@ -136,43 +136,20 @@ def choose_trump(hand: list[str], cards: Cards) -> str:
 def estimate(hand: list[str], cards: Cards) -> float:
     """The counters the team can expect to take if this hand (before the nest) wins the auction.
 
-    A linear model of the hand's share of all counters, fitted on simulated hands of this bot against
-    itself under several presets (every feature is relative, so it scales to any deck and counters).
+    A linear model of the hand's share of all counters (:class:`Estimator` has it), fitted on simulated
+    hands of this bot against itself under several presets (every feature is relative, so it scales to
+    any deck and counters).
     """
-    trump = choose_trump(hand, cards)
-    trumps = [card for card in hand if Cards.suit(card, trump) == trump]
-    top = 2 * len(cards.ranks)
-    length = len(trumps) / cards.tricks
-    strength = sum(cards.strength(card) for card in trumps) / top / cards.tricks
-    aces = kings = voids = 0
-    best, second = cards.ranks[-1], cards.ranks[-2]
-    for color in COLORS:
-        if color == trump:
-            continue
-        numbers = {int(card[1:]) for card in hand if card[0] == color and card != ROOK}
-        voids += not numbers
-        if best in numbers:
-            aces += 1
-            kings += second in numbers
-    points = sum(cards.points(card) for card in hand) / cards.total
-    share = (
-        0.445
-        + 0.208 * length
-        + 0.552 * strength
-        + 0.058 * (ROOK in hand)
-        + 0.033 * aces
-        + 0.013 * kings
-        + 0.018 * voids
-        + 0.157 * points
-    )
-    return min(1.0, share) * cards.total
+    return Estimator(hand, cards)(list(range(len(hand))))
 
 
 class Estimator:
-    """:func:`estimate` for hands given as card numbers (positions in ``texts``), for search's inner loops.
+    """:func:`estimate` for hands given as card numbers (positions in ``texts``), as search's inner loops
+    call it: the per-card lookups (colour, rank, strength, points) are done once, here.
 
-    The same model and the same arithmetic, in the same order, so it gives the very same float; only the
-    per-card lookups (colour, rank, strength, points) are done once, here.
+    The trump is the colour :func:`choose_trump` picks (the same sums in the same order, ties to the
+    first colour); the features are its length and strength, the Rook, the best and second-best cards of
+    the other colours, their voids, and the hand's counters, each as a share.
     """
 
     def __init__(self, texts: tuple[str, ...] | list[str], cards: Cards) -> None:
