@@ -363,9 +363,9 @@ def standings_text(
     if not played:
         return "no games played yet"
     rows = standings.standings(played)
-    cross = standings.crosstable(played, [row.name for row in rows]) if crosstable else None
-    pairs = standings.neighbours(played, [row.name for row in rows])
-    return _text(rows, pairs, cross, fmt, wide, width)
+    order = [row.name for row in rows]
+    cross = standings.crosstable(played, order) if crosstable else None
+    return _text(rows, standings.neighbours(played, order), cross, fmt, wide, width)
 
 
 def _text(

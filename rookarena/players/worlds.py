@@ -129,6 +129,7 @@ def sample(knowledge: Knowledge, rng: random.Random) -> list[list[int]]:
     allowed = knowledge.allowed
     order.sort(key=lambda i: len(allowed[i]))
     unknown = knowledge.unknown
+    allowed_of: dict[int, tuple[int, ...]] = {}  # filled the first time a card needs an augmenting path
     draw = rng.random
     for i in order:
         card = unknown[i]
@@ -141,7 +142,9 @@ def sample(knowledge: Knowledge, rng: random.Random) -> list[list[int]]:
                 if pick < 0:
                     break
         else:
-            holder = _augment(card, dict(zip(unknown, allowed, strict=True)), held, where, room)
+            if not allowed_of:
+                allowed_of.update(zip(unknown, allowed, strict=True))
+            holder = _augment(card, allowed_of, held, where, room)
         held[holder].append(card)
         where[card] = holder
         room[holder] -= 1
