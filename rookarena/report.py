@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from rookarena import tables
 from rookarena.presets import Preset
 from rookarena.rules import KNOBS
 from rookarena.simulate import Summary
+from rookarena.standings import GameResult
+from rookarena.stats import EloDifference
 
 
 def rules_yaml(preset: Preset) -> str:
@@ -84,3 +87,31 @@ def report_card(name: str, checks: list[Any], log_note: str) -> str:
         verdict = "compliant"
     lines.append(f"{name}: {verdict} ({log_note})")
     return "\n".join(lines)
+
+
+def match_faults(results: list[GameResult], a: str, b: str) -> str:
+    """``faults: new crash 3, timeout 1 (in 4 of 240 games played); old none``: each side's faults by kind."""
+    parts = []
+    for name in (a, b):
+        kinds: Counter[str] = Counter()
+        games = 0
+        for g in results:
+            if name not in g.teams:
+                continue
+            team = g.teams.index(name)
+            mine = [kind for faulty, kind in g.faults if faulty == team]
+            kinds.update(mine)
+            games += bool(mine)
+        if kinds:
+            listed = tables.faults_text(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+            parts.append(f"{name} {listed} (in {games} of {len(results)} games played)")
+        else:
+            parts.append(f"{name} none")
+    return "faults: " + "; ".join(parts)
+
+
+def fixed_verdict(elo: EloDifference) -> str:
+    """The fixed-sample verdict that ``--at-cap fixed`` takes for an undecided test: the 95% Elo interval."""
+    interval = f"Elo {elo.elo:+.1f} [{elo.lo:+.1f}, {elo.hi:+.1f}]"
+    answer = "NEW is worse (the whole interval below 0)" if elo.hi < 0 else "NEW is not shown worse"
+    return f"at the cap (--at-cap fixed): the fixed-sample verdict, {interval}: {answer}"

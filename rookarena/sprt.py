@@ -43,6 +43,10 @@ from rookarena.stats import expected_score
 REGULARISATION = 1e-3  # the count given to an outcome never seen (fishtest's epsilon)
 POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal pairs (see above)
 ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
+POINTS_LIMIT = 10_000.0  # points hypotheses beyond ±10,000 a deal pair (no pair of games can differ so much)
+SKEW_CLAMP = 0.5  # the points test's skewness correction changes a hypothesis' evidence by at most ±50 %
+POINTS_CALIBRATION = 0.85  # the points test's evidence scaled for the noise of its estimated moments (measured)
+POINTS_VARIANCE_FLOOR = 0.01  # the points test takes the differences' sd as at least a tenth of D1 − D0
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a deal pair's points per game: 0, ½, 1, 1½, 2 over two
 
@@ -81,8 +85,9 @@ def check_hypotheses(h0: float, h1: float, model: Model) -> None:
         raise ValueError(f"expected finite {unit} bounds, got {h0!r} and {h1!r}")
     if not h0 < h1:
         raise ValueError(f"expected {unit}0 < {unit}1, got {h0!r} and {h1!r}")
-    if model is not Model.POINTS and max(abs(h0), abs(h1)) > ELO_LIMIT:
-        raise ValueError(f"expected elo bounds within ±{ELO_LIMIT:g}, got {h0!r} and {h1!r}")
+    limit = POINTS_LIMIT if model is Model.POINTS else ELO_LIMIT
+    if max(abs(h0), abs(h1)) > limit:
+        raise ValueError(f"expected {unit} bounds within ±{limit:g}, got {h0!r} and {h1!r}")
 
 
 # --- the generalised SPRT over outcome counts -------------------------------------------------------------
@@ -171,11 +176,49 @@ def points_llr(n: int, mean: float, variance: float, d0: float, d1: float) -> fl
     n·(d1 − d0)·(2·mean − d0 − d1) / (2·variance): Wald's test of a normal mean with the variance
     estimated as it goes (``variance`` is the unbiased one, divided by n − 1). Values without spread
     keep the LLR finite with a variance floor of 1e-9 of the squared distance between the hypotheses.
+    The points test used this until its errors on skewed differences were measured (``bench/sprt.py``);
+    kept for comparisons.
     """
     if n == 0:
         return 0.0
     v = max(variance, 1e-9 * (d1 - d0) ** 2)
     return n * (d1 - d0) * (2 * mean - d0 - d1) / (2 * v)
+
+
+def evidence_against(n: int, mean: float, m2: float, m3: float, mu: float, floor: float) -> float:
+    """How strongly n point differences speak against "their mean is ``mu``": about −2 log of a likelihood ratio.
+
+    ``POINTS_CALIBRATION`` · n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance
+    (``m2 / n``, at least ``floor``) and c = ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment),
+    clamped to ±``SKEW_CLAMP``. n · ln(1 + ȳ² / σ̂²) is the normal likelihood ratio with the variance
+    estimated under the hypothesis, which far from both hypotheses still tells the nearer one.
+    Why c: in a skewed sample the variance moves with the mean (their covariance is μ₃ / n), so a
+    right-skewed sample that falls short of μ also shows a small variance, and the plain statistic
+    then overstates the evidence on the low side (β 6.5% against α 3.7% on the heuristic bot's real
+    differences, ``bench/sprt.py``); σ̂² + μ̂₃·ȳ / σ̂² is the variance with that dependence regressed out
+    (a control variate), to first order. The calibration factor is measured: the heavy tails of
+    Rook's differences (kurtosis about 11) make the estimated moments noisy, which alone inflates both
+    error rates, and ``POINTS_CALIBRATION`` brings them back to α and β on right- and left-skewed real
+    differences. 0 when the mean is μ; finite for any finite input.
+    """
+    if n == 0:
+        return 0.0
+    gap = mean - mu
+    variance = max(m2 / n, floor)
+    skew = gap * (m3 / n) / (variance * variance)
+    correction = max(-SKEW_CLAMP, min(SKEW_CLAMP, skew))
+    return POINTS_CALIBRATION * n * math.log1p(gap * gap / variance) * (1 + correction)
+
+
+def skewed_points_llr(n: int, mean: float, m2: float, m3: float, d0: float, d1: float) -> float:
+    """The points test's LLR of μ = d1 against μ = d0: half the difference of the evidence against each.
+
+    To first order near the hypotheses, for a symmetric sample, this is :func:`points_llr` times the
+    calibration. The sample's variance is floored at ``POINTS_VARIANCE_FLOOR`` times (d1 − d0)², so
+    that differences without spread (two copies of one bot) give a plain, finite LLR.
+    """
+    floor = POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2
+    return (evidence_against(n, mean, m2, m3, d0, floor) - evidence_against(n, mean, m2, m3, d1, floor)) / 2
 
 
 # --- the running tests -----------------------------------------------------------------------------------
@@ -194,6 +237,7 @@ class SPRTResult:
     decision: Hypothesis | None  # None: keep playing
     model: Model = Model.TRINOMIAL
     pairs: int = 0
+    forfeits: int = 0  # points test: deal pairs NEW forfeited before their first hand (it then cannot decide)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -214,6 +258,11 @@ class SequentialTest:
     def bounds(self) -> tuple[float, float]:
         return sprt_bounds(self.alpha, self.beta)
 
+    @property
+    def unit(self) -> str:
+        """What the test counts: ``game`` (trinomial) or ``deal pair``."""
+        return "game" if self.model is Model.TRINOMIAL else "deal pair"
+
     def start(self) -> Tally:
         """The empty tally of this test."""
         size = 3 if self.model is Model.TRINOMIAL else 5
@@ -222,13 +271,16 @@ class SequentialTest:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tally:
-    """A test's running sums: outcome counts, and the pairs' point differences (count, mean, Σ(d − mean)²)."""
+    """A test's running sums: outcome counts, and the pairs' point differences (count, mean, Σ(d − mean)²,
+    Σ(d − mean)³), and the pairs NEW forfeited before any points were scored."""
 
     test: SequentialTest
     counts: tuple[int, ...]
     games: int
     mean: float
     m2: float
+    m3: float = 0.0
+    forfeits: int = 0
 
     @property
     def pairs(self) -> int:
@@ -249,17 +301,31 @@ class Tally:
         index = _index(PENTANOMIAL_SCORES, score / 2)
         counts = tuple(c + (i == index) for i, c in enumerate(self.counts))
         n = sum(counts)
-        delta = difference - self.mean  # Welford's update: stable at any magnitude
-        mean = self.mean + delta / n
-        return Tally(self.test, counts, self.games + 2, mean, self.m2 + delta * (difference - mean))
+        # Welford's and Pébay's updates of the central moments: stable at any magnitude.
+        delta = difference - self.mean
+        step = delta / n
+        spread = delta * step * (n - 1)
+        m3 = self.m3 + spread * step * (n - 2) - 3 * step * self.m2
+        return Tally(self.test, counts, self.games + 2, self.mean + step, self.m2 + spread, m3, self.forfeits)
+
+    def add_forfeit(self) -> Tally:
+        """One more deal pair that NEW forfeited before its first hand: no points to compare.
+
+        The points test counts its two games but can then never decide (the pair's difference is
+        unknown, and leaving it out would let a NEW that crashes pass); the Elo tests count such
+        a pair by its games (``add_pair``), as lost.
+        """
+        if self.test.model is not Model.POINTS:
+            raise ValueError(f"a {self.test.model} test counts a forfeited pair by its games")
+        return dataclasses.replace(self, games=self.games + 2, forfeits=self.forfeits + 1)
 
     def result(self) -> SPRTResult:
         """The LLR of the games so far and the decision it makes."""
         test = self.test
         if test.model is Model.POINTS:
             n = self.pairs
-            llr = points_llr(n, self.mean, self.m2 / (n - 1) if n > 1 else 0.0, test.h0, test.h1)
-            ready = n >= POINTS_MIN_PAIRS
+            llr = skewed_points_llr(n, self.mean, self.m2, self.m3, test.h0, test.h1)
+            ready = n >= POINTS_MIN_PAIRS and not self.forfeits
         else:
             llr = gsprt_llr(self.counts, test.h0, test.h1)
             ready = True
@@ -267,7 +333,9 @@ class Tally:
         decision = None
         if ready:
             decision = Hypothesis.H1 if llr >= upper else Hypothesis.H0 if llr <= lower else None
-        return SPRTResult(self.games, llr, lower, upper, test.h0, test.h1, decision, test.model, self.pairs)
+        return SPRTResult(
+            self.games, llr, lower, upper, test.h0, test.h1, decision, test.model, self.pairs, self.forfeits
+        )
 
 
 def _index(scores: Sequence[float], score: float) -> int:
@@ -277,16 +345,127 @@ def _index(scores: Sequence[float], score: float) -> int:
     raise ValueError(f"expected a score among {list(scores)!r}, got {score!r}")
 
 
+# --- what a cap allows ------------------------------------------------------------------------------------
+
+# The spread of a unit's score per game that the expected games are figured with: deal pairs that
+# split as the heuristic bot's against its 5%-noise copy (92% split, bench/sprt.py), and games or pairs
+# of independent games without draws; the points test's sd is that of the same pairs' differences.
+REFERENCE_PAIR_VARIANCE = 0.0203
+INDEPENDENT_VARIANCE = {Model.TRINOMIAL: 0.25, Model.PENTANOMIAL: 0.125}
+REFERENCE_POINTS_SD = 120.0
+
+
+def _extreme_llrs(values: Sequence[float], n: int, elo0: float, elo1: float) -> tuple[float, float]:
+    """The highest and the lowest LLR that n outcomes on at most two of ``values`` can give.
+
+    For each two values the LLR is searched over the split of the n outcomes (ternary search inside,
+    both ends and their neighbours checked). ``tests/test_sprt.py`` checks against every outcome count
+    that no other sample does better for small n.
+    """
+    hi, lo = -math.inf, math.inf
+    size = len(values)
+    for i in range(size):
+        for j in range(i + 1, size):
+
+            def llr(k: int, i: int = i, j: int = j) -> float:
+                counts = [0] * size
+                counts[i], counts[j] = k, n - k
+                return gsprt_llr(counts, elo0, elo1)
+
+            for sign in (1.0, -1.0):
+                a, b = 1, n - 1
+                while b - a > 2:
+                    m1, m2 = a + (b - a) // 3, b - (b - a) // 3
+                    if sign * llr(m1) < sign * llr(m2):
+                        a = m1
+                    else:
+                        b = m2
+                for k in {0, 1, n - 1, n, *range(max(0, a), min(n, b) + 1)}:
+                    value = llr(k)
+                    hi, lo = max(hi, value), min(lo, value)
+    return hi, lo
+
+
+def _can_decide(test: SequentialTest, n: int) -> bool:
+    lower, upper = test.bounds
+    hi, lo = _extreme_llrs(_values(3 if test.model is Model.TRINOMIAL else 5), n, test.h0, test.h1)
+    return hi >= upper or lo <= lower
+
+
+def min_decision(test: SequentialTest) -> int:
+    """The fewest units (games, or deal pairs with duplicate deals) after which the test can decide at all.
+
+    The points test: ``POINTS_MIN_PAIRS``. The Elo tests: the smallest n at which some
+    sample of n outcomes reaches a bound (found by doubling, then bisection over n).
+    """
+    if test.model is Model.POINTS:
+        return POINTS_MIN_PAIRS  # far enough from the hypotheses, any number of pairs reaches a bound
+    n = 1
+    while not _can_decide(test, n):
+        n *= 2
+    lo, hi = n // 2, n  # lo cannot decide (or is 0), hi can
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _can_decide(test, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def expected_units(test: SequentialTest, variance: float) -> float:
+    """Wald's approximation of the mean units to a decision when the truth is at either bound (the larger).
+
+    Each unit moves the LLR by (s₁ − s₀)·(2x − s₀ − s₁) / (2v) on average, ±(s₁ − s₀)² / (2v) at the
+    bounds, x a unit's score per game and v its variance (``variance``; for the points test, in
+    points², with D0, D1 for s₀, s₁). A run that ends at a bound has moved by that bound, so it takes
+    ((1 − α)·lower + α·upper) / drift units under H0 and (β·lower + (1 − β)·upper) / drift under H1.
+    """
+    lower, upper = test.bounds
+    if test.model is Model.POINTS:
+        gap = test.h1 - test.h0
+    else:
+        gap = expected_score(test.h1) - expected_score(test.h0)
+    drift = gap * gap / (2 * variance)
+    under_h0 = ((1 - test.alpha) * lower + test.alpha * upper) / -drift
+    under_h1 = (test.beta * lower + (1 - test.beta) * upper) / drift
+    return max(under_h0, under_h1)
+
+
+def expected_games(test: SequentialTest) -> tuple[float, float]:
+    """The expected games to a decision at the bounds: for bots like the reference, and for a spread
+    as wide as independent games give (the points test: both for the reference sd)."""
+    games_per_unit = 1 if test.model is Model.TRINOMIAL else 2
+    if test.model is Model.POINTS:
+        typical = wide = expected_units(test, REFERENCE_POINTS_SD**2)
+    else:
+        wide = expected_units(test, INDEPENDENT_VARIANCE[test.model])
+        typical = expected_units(test, REFERENCE_PAIR_VARIANCE) if test.model is Model.PENTANOMIAL else wide
+    return games_per_unit * typical, games_per_unit * wide
+
+
 # --- verdicts --------------------------------------------------------------------------------------------
+
+
+class Outcome(enum.StrEnum):
+    """What a match established, each with its own exit status: not worse (0), worse (3), undecided (4)."""
+
+    NOT_WORSE = "not worse"
+    WORSE = "worse"
+    UNDECIDED = "undecided"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Verdict:
-    """The question a test answers, its answer in words, and whether NEW is shown worse (exit status 3)."""
+    """The question a test answers, its answer in words, and what it established."""
 
     question: str
     answer: str
-    worse: bool
+    outcome: Outcome
+
+    @property
+    def worse(self) -> bool:
+        return self.outcome is Outcome.WORSE
 
 
 def verdict(result: SPRTResult) -> Verdict:
@@ -294,7 +473,8 @@ def verdict(result: SPRTResult) -> Verdict:
 
     NEW is shown worse only when H0 was accepted and even H1 is "not better" (h1 <= 0): then H0 says
     NEW is worse by |h0| and two equal bots reach it at most β of the time. With h1 > 0 the test asks
-    whether NEW is better, and accepting H0 means "not shown better", never "worse".
+    whether NEW is better, and accepting H0 means "not shown better", never "worse". A test that did
+    not decide is undecided, whatever its LLR: never a pass.
     """
     unit = " points per deal pair" if result.model is Model.POINTS else " Elo"
     h0, h1 = f"{result.h0:+g}{unit}", f"{result.h1:+g}{unit}"
@@ -308,6 +488,10 @@ def verdict(result: SPRTResult) -> Verdict:
         question = f"is NEW nearer {h0} or {h1}? (H0: {h0}; H1: {h1})"
         answers = {Hypothesis.H0: f"nearer {h0}", Hypothesis.H1: f"nearer {h1}"}
     if result.decision is None:
-        return Verdict(question, f"undecided after {result.games} games", False)
+        if result.forfeits:
+            pairs = "deal pair" if result.forfeits == 1 else "deal pairs"
+            why = f"NEW forfeited {result.forfeits} {pairs} before the first hand, which have no points to compare"
+            return Verdict(question, f"undecided after {result.games} games: {why}", Outcome.UNDECIDED)
+        return Verdict(question, f"undecided after {result.games} games", Outcome.UNDECIDED)
     worse = result.decision is Hypothesis.H0 and result.h1 <= 0
-    return Verdict(question, answers[result.decision], worse)
+    return Verdict(question, answers[result.decision], Outcome.WORSE if worse else Outcome.NOT_WORSE)

@@ -434,6 +434,8 @@ def _widest(text: str) -> int:
 def sprt_text(result: SPRTResult) -> str:
     """``SPRT [0, 10] over deal pairs: LLR 1.23 (-2.94, 2.94) after 120 games: continue``."""
     verdict_word = "continue" if result.decision is None else f"accept {result.decision}"
+    if result.forfeits:
+        verdict_word = f"cannot decide ({_count(result.forfeits, 'deal pair')} forfeited by NEW, without points)"
     if result.model is Model.POINTS:
         name = f"points test [{result.h0:g}, {result.h1:g}] per deal pair"
     else:
@@ -453,6 +455,9 @@ def _count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
+FEW_UNITS = 30  # below this many deal pairs (or games) a match's intervals are marked rough (bench/sprt.py)
+
+
 def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
     """A few lines on ``a`` against ``b``: W/D/L, score rate, Elo, LOS, duplicate difference, the SPRT."""
     s = summary
@@ -466,8 +471,17 @@ def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
         f"LOS {100 * s.los:.1f} %{unit}",
     ]
     if s.duplicate is not None:
+        dup = s.duplicate
+        if dup.n > 1 and dup.half_width == 0:
+            text = f"{_fixed(dup.mean, sign=True)} (the same in every pair: no spread, no interval)"
+        else:
+            text = duplicate_text(dup)
+        lines.append(f"duplicate difference {text} points per deal pair ({_count(dup.n, 'pair')})")
+    units = s.pairs or s.games
+    if 0 < units < FEW_UNITS:
         lines.append(
-            f"duplicate difference {duplicate_text(s.duplicate)} points per deal pair ({_count(s.duplicate.n, 'pair')})"
+            f"(only {_count(units, 'deal pair' if s.pairs else 'game')}: under {FEW_UNITS} the 95% intervals "
+            "cover less than they say; read them as rough)"
         )
     lines.append(
         f"(the Elo difference is {s.a}'s minus {s.b}'s; the standings rate each against the mean of the two, "

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy import optimize  # type: ignore[import-untyped]
 from scipy import stats as scipy_stats
 
-from rookarena import sprt
+from rookarena import sprt, tables
 from rookarena.sprt import Hypothesis, Model, SequentialTest
 from rookarena.stats import expected_score
 
@@ -105,11 +105,77 @@ def test_points_llr_matches_the_normal_likelihood() -> None:
     want = log_likelihood(50) - log_likelihood(0)
     mean = float(scipy_stats.tmean(diffs))
     assert sprt.points_llr(len(diffs), mean, sd**2, 0, 50) == pytest.approx(want, abs=1e-9)
-    tally = SequentialTest(Model.POINTS, 0, 50).start()
+
+
+def direct_points_llr(diffs: list[float], d0: float, d1: float) -> float:
+    """The points test's LLR written out from the values themselves (no running sums)."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    variance = max(sum((d - mean) ** 2 for d in diffs) / n, sprt.POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2)
+    third = sum((d - mean) ** 3 for d in diffs) / n
+
+    def against(mu: float) -> float:
+        gap = mean - mu
+        correction = min(sprt.SKEW_CLAMP, max(-sprt.SKEW_CLAMP, gap * third / variance**2))
+        return sprt.POINTS_CALIBRATION * n * math.log(1 + gap * gap / variance) * (1 + correction)
+
+    return (against(d0) - against(d1)) / 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-120, 120).map(lambda k: 5.0 * k), min_size=2, max_size=60),
+    st.floats(-300, 300),
+    st.floats(1, 300),
+)
+def test_the_points_tally_keeps_the_moments_of_its_differences(diffs: list[float], d0: float, width: float) -> None:
+    tally = SequentialTest(Model.POINTS, d0, d0 + width).start()
     for d in diffs:
         tally = tally.add_pair(1.0, d)
-    assert tally.result().llr == pytest.approx(want, abs=1e-9)
-    assert tally.mean == pytest.approx(mean, abs=1e-12)
+    n = len(diffs)
+    mean = sum(diffs) / n
+    assert tally.mean == pytest.approx(mean, abs=1e-9)
+    assert tally.m2 == pytest.approx(sum((d - mean) ** 2 for d in diffs), rel=1e-9, abs=1e-6)
+    assert tally.m3 == pytest.approx(sum((d - mean) ** 3 for d in diffs), rel=1e-7, abs=1e-3)
+    llr = tally.result().llr
+    assert llr == pytest.approx(direct_points_llr(diffs, d0, d0 + width), rel=1e-6, abs=1e-6)
+    assert math.isfinite(llr)
+
+
+def test_a_skewed_sample_short_of_the_mean_is_weaker_evidence() -> None:
+    # Right-skewed differences (many small losses, a few big wins) that fall short of D1: the skewness
+    # correction weighs the shortfall less than the symmetric statistic does.
+    right = [-20.0] * 80 + [300.0] * 8 + [0.0] * 12
+    left = [-d for d in right]
+    n = len(right)
+    mean = sum(right) / n
+    m2 = sum((d - mean) ** 2 for d in right)
+    m3 = sum((d - mean) ** 3 for d in right)
+    assert m3 > 0
+    above = mean + 10
+    skewed = sprt.evidence_against(n, mean, m2, m3, above, 0.0)
+    assert 0 < skewed < sprt.evidence_against(n, mean, m2, 0.0, above, 0.0)
+    # Mirrored: a left-skewed sample above the hypothesis, the same.
+    assert sprt.evidence_against(n, -mean, m2, -m3, -above, 0.0) == pytest.approx(skewed)
+    assert sum(left) == -sum(right)
+
+
+@pytest.mark.parametrize(
+    ("bounds", "diffs", "sign"),
+    [
+        ((-20, 0), [0.0] * 100, 1),  # identical bots: a plain, finite LLR (it was 50000000000.00)
+        ((0, 1e4), [0.0] * 100, -1),
+        ((-1e4, 1e4), [5.0, -5.0] * 50, 0),
+    ],
+)
+def test_points_llr_stays_finite_and_plain(bounds: tuple[float, float], diffs: list[float], sign: int) -> None:
+    tally = SequentialTest(Model.POINTS, *bounds).start()
+    for d in diffs:
+        tally = tally.add_pair(1.0, d)
+    llr = tally.result().llr
+    assert math.isfinite(llr) and abs(llr) < 1000
+    assert (llr > 1e-9) - (llr < -1e-9) == sign
+    assert f"{llr:.2f}" in tables.sprt_text(tally.result())
 
 
 def test_points_test_waits_for_its_minimum_pairs() -> None:

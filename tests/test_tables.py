@@ -255,6 +255,7 @@ def test_match_summary() -> None:
         "score rate 75.0 [59.8, 85.8] %, points per game 250.0 to 180.0",
         "Elo difference +190.8 [+82.0, +353.1], LOS 99.9 % (over 20 deal pairs)",
         "duplicate difference +35.3 ± 20.0 points per deal pair (20 pairs)",
+        "(only 20 deal pairs: under 30 the 95% intervals cover less than they say; read them as rough)",
         "(the Elo difference is alpha's minus beta's; the standings rate each against the mean of the two, so "
         "about half of it each, from a fit with a prior)",
         "SPRT [0, 10] over deal pairs: LLR 3.12 (-2.94, 2.94) after 40 games (20 pairs): accept H1",
@@ -282,9 +283,42 @@ def test_match_summary_without_duplicates_or_sprt() -> None:
         "x vs y: 1 game, x 1 win, 0 draws, 0 losses",
         "score rate 100.0 [20.7, 100.0] %, points per game 300.0 to 0.0",
         "Elo difference +inf [+inf, +inf], LOS 84.1 %",
+        "(only 1 game: under 30 the 95% intervals cover less than they say; read them as rough)",
         "(the Elo difference is x's minus y's; the standings rate each against the mean of the two, so about "
         "half of it each, from a fit with a prior)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "half_width", "line", "marked"),
+    [
+        (
+            4,
+            0.0,
+            "duplicate difference +832.5 (the same in every pair: no spread, no interval) points per deal pair",
+            True,
+        ),
+        (29, 12.5, "duplicate difference +832.5 ± 12.5 points per deal pair (29 pairs)", True),
+        (30, 12.5, "duplicate difference +832.5 ± 12.5 points per deal pair (30 pairs)", False),
+    ],
+)
+def test_match_summary_says_when_its_intervals_are_rough(
+    pairs: int, half_width: float, line: str, marked: bool
+) -> None:
+    summary = dataclasses.replace(
+        SUMMARY, games=2 * pairs, pairs=pairs, duplicate=MeanInterval(pairs, 832.5, half_width)
+    )
+    lines = tables.match_summary(summary).splitlines()
+    assert any(text.startswith(line) for text in lines), lines
+    assert "± 0.0" not in "\n".join(lines)
+    assert any(text.startswith(f"(only {pairs} deal pairs: under 30") for text in lines) is marked
+
+
+def test_sprt_text_says_why_a_points_test_cannot_decide() -> None:
+    result = SPRTResult(240, 0.0, -2.94, 2.94, -20, 0, None, Model.POINTS, 0, 120)
+    assert tables.sprt_text(result).endswith(
+        "after 240 games: cannot decide (120 deal pairs forfeited by NEW, without points)"
+    )
 
 
 @pytest.mark.parametrize(

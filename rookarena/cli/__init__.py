@@ -33,6 +33,7 @@ from rookarena.simulate import random_game, summarize
 from rookarena.standings import GameResult, Record
 from rookarena.tournament import Match, MatchConfig
 
+from .gate import check_cap, exit_status, status_line
 from .progress import Progress, finished_records, last_log_line, plan_text
 from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal
 
@@ -232,6 +233,15 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
     show_default=True,
     help="The test's chance of accepting H0 when H1 is true; 0 < beta, alpha + beta < 1.",
 )
+@click.option(
+    "--at-cap",
+    type=click.Choice(["undecided", "fixed"]),
+    default="undecided",
+    show_default=True,
+    help="When the test has not decided after --games: exit 4 (undecided), or take the fixed-sample verdict "
+    "(the 95% Elo interval, as without a test).",
+)
+@click.option("--fail-on-faults", is_flag=True, help="Exit 5 when NEW (A) had a fault in any game, unless shown worse.")
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def match(
@@ -254,6 +264,8 @@ def match(
     sprt_points: tuple[float, float] | None,
     alpha: float,
     beta: float,
+    at_cap: str,
+    fail_on_faults: bool,
     wide: bool,
     verbose: int,
 ) -> None:
@@ -265,14 +277,20 @@ def match(
     duplicate deals. With duplicate deals every interval and test counts deal pairs, not games.
 
     \b
-    The summary ends with the question asked and its answer. Exit status:
-      0  the answer is not "A is worse": with --sprt/--sprt-points when the test
-         accepted H1, or accepted H0 with ELO1 (D1) > 0 ("not shown better"), or
-         did not decide; without a test when the 95% Elo interval reaches 0
-      1  an error (Error: ...); 2  a usage error, such as invalid --sprt bounds
+    The summary ends with the question asked, its answer, each side's faults
+    and the exit status:
+      0  A is not shown worse: the test accepted H1, or accepted H0 with
+         ELO1 (D1) > 0 ("not shown better"); without a test (or undecided with
+         --at-cap fixed) when the 95% Elo interval reaches 0
+      1  an error (Error: ...)
+      2  a usage error, such as invalid --sprt bounds, or a --games too small
+         for the test ever to decide (checked before any game)
       3  A is shown worse: the test accepted H0 and ELO1 (D1) <= 0, as with
-         --sprt -10 0 ("is A worse?"); without a test, the whole 95% Elo
-         interval is below 0
+         --sprt -10 0 ("is A worse?"); without a test (or undecided with
+         --at-cap fixed), the whole 95% Elo interval is below 0
+      4  the test did not decide within --games (without --at-cap fixed);
+         the points test also when A forfeited a deal pair before its first hand
+      5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C or SIGTERM
     """
     _logging(verbose)
@@ -281,6 +299,9 @@ def match(
             f"expected an even number with --duplicate (each deal is played twice), got {games}", param_hint="--games"
         )
     test = _sequential_test(sprt, sprt_points, alpha, beta, duplicate)
+    warning = check_cap(test, games) if test is not None else None
+    if warning is not None:
+        click.echo(warning, err=True)
     out_dir = pathlib.Path(out) if out else None
     lock = _match_out(out_dir) if out_dir is not None else None
     name, rules_value = load_rules(rules_spec)
@@ -336,10 +357,18 @@ def match(
             pending.append(record)
             return
         else:
-            outcome = standings.pair_outcome(pending.pop(), record, a.name)
-            if outcome is None or (outcome[1] is None and tally[0].test.model is sequential.Model.POINTS):
-                return  # not a pair, or (for points) a game forfeited before its first hand
-            tally[0] = tally[0].add_pair(outcome[0], outcome[1] or 0.0)
+            first = pending.pop()
+            outcome = standings.pair_outcome(first, record, a.name)
+            if outcome is None:
+                return  # not a pair
+            if outcome[1] is None and tally[0].test.model is sequential.Model.POINTS:
+                # A game forfeited before its first hand: no points. NEW's forfeit stops the points test
+                # deciding at all (it must not pass by crashing); OLD's leaves the pair out.
+                if not _faulted([first, record], a.name):
+                    return
+                tally[0] = tally[0].add_forfeit()
+            else:
+                tally[0] = tally[0].add_pair(outcome[0], outcome[1] or 0.0)
         result = tally[0].result()
         if result.decision is not None:
             decision.append(result)
@@ -364,16 +393,33 @@ def match(
     outcome = decision[0] if decision else tally[0].result() if tally else None
     click.echo("")
     click.echo(tables.match_summary(summary, outcome))
+    fixed = sequential.Outcome.WORSE if summary.elo.hi < 0 else sequential.Outcome.NOT_WORSE
     if outcome is None:
-        worse = summary.elo.hi < 0
+        found = fixed
         click.echo("question: is NEW worse than OLD? (the whole 95% Elo interval below 0)")
+        worse = found is sequential.Outcome.WORSE
         click.echo(f"answer: {'yes: NEW is worse' if worse else 'no: NEW is not shown worse'}")
     else:
-        worse = sequential.verdict(outcome).worse
+        found = sequential.verdict(outcome).outcome
+        if found is sequential.Outcome.UNDECIDED and at_cap == "fixed":
+            found = fixed
+            click.echo(report.fixed_verdict(summary.elo))
+    results_played = standings.game_results(played)
+    click.echo(report.match_faults(results_played, a.name, b.name))
+    status = exit_status(found, _faulted(played, a.name), fail_on_faults)
+    click.echo(status_line(status))
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
-    if worse:
-        raise SystemExit(EXIT_WORSE)
+    if status:
+        raise SystemExit(status)
+
+
+def _faulted(played: Sequence[dict[str, Any]], name: str) -> bool:
+    """Whether ``name`` had a fault in any of the records ``played``."""
+    for g in standings.each_result(played):
+        if name in g.teams and any(faulty == g.teams.index(name) for faulty, _ in g.faults):
+            return True
+    return False
 
 
 def _sequential_test(
@@ -632,9 +678,6 @@ def _parse_shard(text: str) -> tuple[int, int]:
     if not 1 <= k <= n:
         raise click.BadParameter(f"{text!r}: expected 1 <= K <= N", param_hint="--shard")
     return k, n
-
-
-EXIT_WORSE = 3  # `rookarena match`: the new bot is shown worse (1 and 2 are click's errors)
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
