@@ -48,7 +48,7 @@ from rookarena.presets import PRESETS
 from rookarena.protocol import act_message
 from rookarena.records import derive_seed
 from rookarena.sprt import Hypothesis, Model, SequentialTest
-from rookarena.stats import ClusterSums, elo_interval, expected_score
+from rookarena.stats import ClusterSums, elo_interval, expected_score, t_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 # (NEW's score in the first game, in the second) -> share of deal pairs: heuristic against the 5%-noise copy,
@@ -322,6 +322,148 @@ def bookkeeping(pairs: list[Pair], elo0: float, elo1: float) -> None:
     )
 
 
+# --- the gate: points-test calibration on skewed differences, the CI example, power, small samples -------
+
+
+def points_errors(diffs: Sequence[float], d1: float, runs: int, rng: random.Random) -> dict[str, tuple[float, float]]:
+    """Realised α (truth 0) and β (truth d1) of the points test [0, d1], old and new, on ``diffs`` recentred."""
+    centre = statistics.fmean(diffs)
+    population = [d - centre for d in diffs]
+    out: dict[str, tuple[float, float]] = {}
+    lower, upper = sprt.sprt_bounds()
+    for name in ("new", "old"):
+        rates = []
+        for shift, wrong in ((0.0, Hypothesis.H1), (d1, Hypothesis.H0)):
+            test = SequentialTest(Model.POINTS, 0.0, d1)
+            errors = 0
+            for _ in range(runs):
+                tally = test.start()
+                while True:
+                    tally = tally.add_pair(1.0, population[int(rng.random() * len(population))] + shift)
+                    n = tally.pairs
+                    if name == "new":
+                        decision = tally.result().decision
+                    else:
+                        llr = sprt.points_llr(n, tally.mean, tally.m2 / (n - 1) if n > 1 else 0.0, 0.0, d1)
+                        decision = None
+                        if n >= sprt.POINTS_MIN_PAIRS:
+                            decision = Hypothesis.H1 if llr >= upper else Hypothesis.H0 if llr <= lower else None
+                    if decision is not None:
+                        break
+                errors += decision is wrong
+            rates.append(errors / runs)
+        out[name] = (rates[0], rates[1])
+    return out
+
+
+def points_calibration(pairs: list[Pair], runs: int, rng: random.Random, source: str) -> None:
+    diffs = [d for _, _, d in pairs]
+    mean, sd = statistics.fmean(diffs), statistics.stdev(diffs)
+    skew = statistics.fmean([(d - mean) ** 3 for d in diffs]) / statistics.pstdev(diffs) ** 3
+    d1 = 16.0
+    se = math.sqrt(0.05 * 0.95 / runs)
+    print(f"\n4. the points test [0, {d1:g}] on skewed real differences: {source}")
+    print(
+        f"   {len(diffs)} differences, sd {sd:.1f}, skewness {skew:+.2f}; {runs} runs a cell "
+        f"(se of a 5% rate {100 * se:.2f}%)"
+    )
+    print(f"   {'differences':<24} {'test':<5} {'alpha':>7} {'beta':>7}")
+    for label, sign in (("right-skewed (as played)", 1.0), ("left-skewed (negated)", -1.0)):
+        found = points_errors([sign * d for d in diffs], d1, runs, rng)
+        for name in ("new", "old"):
+            alpha, beta = found[name]
+            print(f"   {label:<24} {name:<5} {100 * alpha:6.2f}% {100 * beta:6.2f}%")
+
+
+def run_to_cap(draw: Any, test: SequentialTest, cap_pairs: int) -> tuple[Hypothesis | None, int]:
+    """One run of a pair test up to ``cap_pairs`` deal pairs: its decision (None: undecided) and pairs used."""
+    tally = test.start()
+    for pair in range(1, cap_pairs + 1):
+        first, second = draw()
+        tally = tally.add_pair(first + second, 0.0)
+        decision = tally.result().decision
+        if decision is not None:
+            return decision, pair
+    return None, cap_pairs
+
+
+def joint_of(pairs: list[Pair]) -> dict[tuple[float, float], float]:
+    return {k: float(v) for k, v in Counter((a, b) for a, b, _ in pairs).items()}
+
+
+def gate(pairs: list[Pair], runs: int, rng: random.Random) -> None:
+    """The documented CI example, --games 2000 --sprt -10 0, with the truth at ELO0 and at ELO1."""
+    base = joint_of(pairs)
+    test = SequentialTest(Model.PENTANOMIAL, -10.0, 0.0)
+    print(f"\n5. the CI example, --games 2000 --sprt -10 0, on the real pairs tilted to the true Elo; {runs} runs")
+    print(f"   {'true Elo':>8}  {'exit 3 (worse)':>14} {'exit 0 (pass)':>13} {'exit 4 (undecided)':>18}")
+    for elo in (-10.0, 0.0, -20.0):
+        joint = tilted(base, elo)
+        keys = list(joint)
+        draw = sampler(keys, [joint[k] for k in keys], rng)
+        found = Counter(run_to_cap(draw, test, 1000)[0] for _ in range(runs))
+        print(
+            f"   {elo:>+8g}  {rate(found[Hypothesis.H0], runs):>14} {rate(found[Hypothesis.H1], runs):>13}"
+            f" {rate(found[None], runs):>18}"
+        )
+
+
+POWER_BOUNDS = ((-10.0, 0.0), (-5.0, 0.0), (0.0, 5.0), (0.0, 10.0))
+POWER_TRUTH = (0.0, -5.0, -10.0, -20.0)
+POWER_GAMES = (1000, 2000, 5000)
+
+
+def power(pairs: list[Pair], runs: int, rng: random.Random) -> None:
+    """The chance that a true difference X is caught (H0 accepted) within N games, for common bounds."""
+    base = joint_of(pairs)
+    cap = max(POWER_GAMES) // 2
+    print(f"\n6. power on the real pairs tilted to the true Elo X: H0 accepted within N games, {runs} runs a cell")
+    print("   (for ELO1 <= 0 H0 is 'worse', exit 3; for ELO0 >= 0 it is 'not shown better'; in brackets H1)")
+    header = "".join(f" {f'N={n}':>16}" for n in POWER_GAMES)
+    print(f"   {'bounds':<10} {'X':>5}{header}")
+    for bounds in POWER_BOUNDS:
+        test = SequentialTest(Model.PENTANOMIAL, *bounds)
+        for elo in POWER_TRUTH:
+            joint = tilted(base, elo)
+            keys = list(joint)
+            draw = sampler(keys, [joint[k] for k in keys], rng)
+            done = [run_to_cap(draw, test, cap) for _ in range(runs)]
+            cells = []
+            for n in POWER_GAMES:
+                h0 = sum(1 for d, used in done if d is Hypothesis.H0 and 2 * used <= n)
+                h1 = sum(1 for d, used in done if d is Hypothesis.H1 and 2 * used <= n)
+                cells.append(f"{100 * h0 / runs:5.1f}% ({100 * h1 / runs:4.1f}%)")
+            print(
+                f"   [{bounds[0]:g}, {bounds[1]:g}]{'':<{8 - len(f'{bounds[0]:g}{bounds[1]:g}')}}{elo:>+5g}"
+                + "".join(f" {c:>16}" for c in cells)
+            )
+
+
+def coverage(pairs: list[Pair], reps: int, rng: random.Random) -> None:
+    """How often the 95% intervals of a match of n deal pairs cover the truth (the population's values)."""
+    sums = ClusterSums()
+    for first, second, _ in pairs:
+        sums = sums.add(first + second, 2)
+    true_score = sums.mean
+    diffs = [d for _, _, d in pairs]
+    true_diff = statistics.fmean(diffs)
+    print(f"\n7. coverage of the 95% intervals over n resampled real pairs, {reps} matches a cell")
+    print(f"   {'pairs':>5}  {'Elo interval':>12}  {'dup t-interval':>14}")
+    for n in (5, 10, 20, 30, 50, 100):
+        elo_hits = dup_hits = 0
+        for _ in range(reps):
+            chosen = [pairs[int(rng.random() * len(pairs))] for _ in range(n)]
+            s = ClusterSums()
+            for first, second, _ in chosen:
+                s = s.add(first + second, 2)
+            interval = elo_interval(s)
+            lo, hi = expected_score(interval.lo), expected_score(interval.hi)
+            elo_hits += lo <= true_score <= hi
+            dup = t_interval([d for _, _, d in chosen])
+            dup_hits += dup.lo <= true_diff <= dup.hi
+        print(f"   {n:>5}  {100 * elo_hits / reps:11.1f}%  {100 * dup_hits / reps:13.1f}%")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--long", action="store_true", help="1000 runs a case and 2000 real games")
@@ -332,12 +474,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=float, default=0.05, help="the noisy copy's share of random cards")
     parser.add_argument("--sprt", nargs=2, type=float, default=(0.0, 10.0), metavar=("ELO0", "ELO1"))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairs", type=Path, help="a JSON file of real pairs to use (written there if missing)")
+    parser.add_argument(
+        "--gate",
+        action="store_true",
+        help="only parts 4-7: the points test on skewed real differences, the CI example, power, interval coverage",
+    )
+    parser.add_argument("--gate-runs", type=int, default=4000, help="runs a cell in parts 4, 5 and 7 (default 4000)")
+    parser.add_argument("--power-runs", type=int, default=400, help="runs a cell in part 6 (default 400)")
+    parser.add_argument("--parts", default="4567", help="with --gate, which of parts 4 to 7 to run (default 4567)")
     args = parser.parse_args(argv)
     runs = args.runs or (1000 if args.long else 200)
     games = args.games or (2000 if args.long else 300)
     elo0, elo1 = args.sprt
     rng = random.Random(args.seed)
     started = time.perf_counter()
+    if args.gate:
+        if args.pairs and args.pairs.exists():
+            pairs = [tuple(p) for p in json.loads(args.pairs.read_text())]
+            source = f"{args.pairs}"
+        elif args.records:
+            pairs = pairs_from_records(args.records, args.new)
+            source = f"{args.records / 'games.jsonl'} ({args.new} as NEW)"
+        else:
+            pairs = play_pairs(games // 2, args.noise, args.seed)
+            source = f"heuristic (NEW) against its {100 * args.noise:g}%-noise copy, {2 * len(pairs)} games in-process"
+            if args.pairs:
+                args.pairs.write_text(json.dumps(pairs))
+        if "4" in args.parts:
+            points_calibration(pairs, args.gate_runs, rng, source)
+        if "5" in args.parts:
+            gate(pairs, args.gate_runs, rng)
+        if "6" in args.parts:
+            power(pairs, args.power_runs, rng)
+        if "7" in args.parts:
+            coverage(pairs, args.gate_runs, rng)
+        print(f"\n({time.perf_counter() - started:.0f} s)")
+        return 0
     measured = {k: float(v) for k, v in MEASURED.items()}
     simulated(runs, elo0, elo1, rng, measured, "the heuristic bot's pairs against its 5%-noise copy, rho -0.84")
     simulated(runs, elo0, elo1, rng, correlated(-0.56), "a weaker anti-correlation, rho -0.56")

@@ -20,15 +20,19 @@ H1 when H0 is true, β of accepting H0 when H1 is true.
   two games; per game 0, ¼, ½, ¾, 1). Treating the pair's games as independent overstates the
   variance, and the test then needs more games than necessary and errs less often than it says.
 - **The points test** (``--sprt-points D0 D1``) is on the paired point difference per deal pair
-  (NEW's final score minus OLD's, summed over the two games): d ~ N(μ, σ²), H0: μ = D0, H1: μ = D1,
-  with σ² the sample variance s² so far: LLR = n·(D1 − D0)·(2m − D0 − D1) / (2s²), m the mean. Near
-  the hypotheses this is the generalised LLR with σ estimated under each (a sequential t-test), to
-  first order; far from them it decides sooner. It decides nothing before ``POINTS_MIN_PAIRS``
-  pairs: Rook's paired differences are heavy-tailed (most pairs within a few dozen points, one in
-  twenty off by hundreds; kurtosis about 11 between the heuristic bot and its 5%-noise copy), so an
-  early s² is often far too small. Resampling those real differences, a minimum of 10 pairs let the
-  test accept H0 15% of the time when H1 was true; 60 pairs, 8%; 100 pairs, 5.8% (α 3.6%). The
-  realised error rates are checked in ``tests/test_sprt_calibration.py`` and ``bench/sprt.py``.
+  (NEW's final score minus OLD's, summed over the two games): H0: μ = D0, H1: μ = D1. Its LLR is half
+  the difference of the evidence against each (:func:`evidence_against`): the normal likelihood
+  ratio with σ² estimated under the hypothesis, corrected for the sample's skewness and scaled by a
+  measured calibration, because Rook's differences are skewed and heavy-tailed (kurtosis about 11
+  between the heuristic bot and its 5%-noise copy) and the plain normal test erred 6.0% on the side
+  of the short tail and 3.6% on the other. It decides nothing before ``POINTS_MIN_PAIRS`` pairs (an
+  early s² is often far too small: with 10 pairs the plain test accepted H0 15% of the time when H1
+  was true), and nothing at all once NEW forfeited a pair before its first hand (no points to
+  compare, and leaving it out would pass a NEW that crashes). The realised error rates are checked
+  in ``tests/test_sprt_calibration.py`` and ``bench/sprt.py --gate``.
+- **Caps.** :func:`min_decision` is the fewest games or pairs after which some sample can reach a
+  bound, and :func:`expected_games` Wald's approximation of the games to a decision at the bounds:
+  ``match`` refuses a cap under the first and warns under the second.
 """
 
 from __future__ import annotations

@@ -252,3 +252,118 @@ def test_tallies_refuse_the_other_unit() -> None:
         SequentialTest(Model.TRINOMIAL, 0, 10).start().add_pair(1.0, 0.0)
     with pytest.raises(ValueError, match="expected a score among"):
         SequentialTest(Model.PENTANOMIAL, 0, 10).start().add_pair(0.3, 0.0)
+
+
+# --- what a cap allows -----------------------------------------------------------------------------------
+
+
+def compositions(n: int, size: int) -> list[list[int]]:
+    """Every count vector of ``size`` outcomes summing to n."""
+    if size == 1:
+        return [[n]]
+    return [[k, *rest] for k in range(n + 1) for rest in compositions(n - k, size - 1)]
+
+
+def decides(test: SequentialTest, n: int) -> bool:
+    lower, upper = test.bounds
+    size = 3 if test.model is Model.TRINOMIAL else 5
+    return any(not lower < sprt.gsprt_llr(c, test.h0, test.h1) < upper for c in compositions(n, size))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from([Model.TRINOMIAL, Model.PENTANOMIAL]),
+    st.floats(-500, 300),
+    st.floats(60, 400),
+    st.sampled_from([0.01, 0.05, 0.1, 0.2]),
+)
+def test_min_decision_is_the_first_sample_size_that_can_reach_a_bound(
+    model: Model, h0: float, width: float, alpha: float
+) -> None:
+    test = SequentialTest(model, h0, min(h0 + width, sprt.ELO_LIMIT), alpha, 0.05)
+    n = sprt.min_decision(test)
+    if n > (14 if model is Model.TRINOMIAL else 8):
+        return  # every sample would take too long to list; the smaller cases check the same search
+    assert decides(test, n)
+    assert n == 1 or not decides(test, n - 1)
+
+
+@pytest.mark.parametrize(
+    ("model", "bounds", "units"),
+    [
+        (Model.PENTANOMIAL, (-10, 0), 101),
+        (Model.PENTANOMIAL, (0, 10), 101),
+        (Model.PENTANOMIAL, (-5, 0), 204),
+        (Model.TRINOMIAL, (-10, 0), 101),
+        (Model.PENTANOMIAL, (-50, 0), 20),
+        (Model.POINTS, (-20, 0), sprt.POINTS_MIN_PAIRS),
+    ],
+)
+def test_min_decision_table(model: Model, bounds: tuple[float, float], units: int) -> None:
+    test = SequentialTest(model, *bounds)
+    assert sprt.min_decision(test) == units
+    if model is not Model.POINTS:
+        # The fastest sample at that size decides, one fewer cannot: all outcomes on two values.
+        lower, upper = test.bounds
+        hi, lo = sprt._extreme_llrs(sprt._values(len(test.start().counts)), units, *bounds)
+        assert hi >= upper or lo <= lower
+        hi, lo = sprt._extreme_llrs(sprt._values(len(test.start().counts)), units - 1, *bounds)
+        assert lower < lo and hi < upper
+
+
+def test_expected_games_at_the_bounds() -> None:
+    # Wald's approximation: (1 - α)·ln(β / (1 - α)) + α·ln((1 - β) / α) over the drift (s1 - s0)² / (2v).
+    test = SequentialTest(Model.PENTANOMIAL, -10, 0)
+    gap = expected_score(0) - expected_score(-10)
+    lower, upper = test.bounds
+    per_pair = (0.95 * -lower - 0.05 * upper) / (gap * gap / (2 * 0.125))
+    typical, wide = sprt.expected_games(test)
+    assert wide == pytest.approx(2 * per_pair)
+    assert typical == pytest.approx(2 * per_pair * sprt.REFERENCE_PAIR_VARIANCE / 0.125)
+    assert round(typical) == 1040 and round(wide) == 6401
+
+
+def test_a_forfeiting_new_never_passes_the_points_test() -> None:
+    tally = SequentialTest(Model.POINTS, -20, 0).start()
+    for _ in range(120):
+        tally = tally.add_forfeit()
+    result = tally.result()
+    assert (result.games, result.pairs, result.forfeits, result.decision) == (240, 0, 120, None)
+    found = sprt.verdict(result)
+    assert found.outcome is sprt.Outcome.UNDECIDED and not found.worse
+    assert found.answer.startswith("undecided after 240 games: NEW forfeited 120 deal pairs")
+    # Even a run of pairs that would decide does not, once NEW has forfeited one.
+    for _ in range(200):
+        tally = tally.add_pair(2.0, 500.0)
+    assert tally.result().decision is None
+    with pytest.raises(ValueError, match="counts a forfeited pair by its games"):
+        SequentialTest(Model.PENTANOMIAL, -10, 0).start().add_forfeit()
+
+
+@pytest.mark.parametrize(
+    ("bounds", "message"),
+    [
+        ((0, 1e308), "within ±10000"),
+        ((-1e308, 1e308), "within ±10000"),
+        ((0, math.inf), "finite"),
+        ((-20, -20), "points0 < points1"),
+    ],
+)
+def test_absurd_points_bounds_are_refused(bounds: tuple[float, float], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SequentialTest(Model.POINTS, *bounds)
+
+
+@pytest.mark.parametrize(
+    ("decision", "h0", "h1", "outcome"),
+    [
+        (None, -10, 0, sprt.Outcome.UNDECIDED),
+        (None, 0, 10, sprt.Outcome.UNDECIDED),
+        (Hypothesis.H0, -10, 0, sprt.Outcome.WORSE),
+        (Hypothesis.H1, -10, 0, sprt.Outcome.NOT_WORSE),
+        (Hypothesis.H0, 0, 10, sprt.Outcome.NOT_WORSE),
+        (Hypothesis.H0, -5, 5, sprt.Outcome.NOT_WORSE),
+    ],
+)
+def test_verdict_outcomes(decision: Hypothesis | None, h0: float, h1: float, outcome: sprt.Outcome) -> None:
+    assert sprt.verdict(result(h0, h1, decision)).outcome is outcome

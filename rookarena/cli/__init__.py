@@ -216,8 +216,9 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
     nargs=2,
     type=float,
     metavar="D0 D1",
-    help="Stop as soon as a sequential t-test on A's point difference per deal pair (both games summed) accepts "
-    "H0: mean = D0 or H1: mean = D1 (D0 < D1). Needs duplicate deals; not with --sprt.",
+    help="Stop as soon as a sequential test on A's point difference per deal pair (both games summed, skew-"
+    "corrected) accepts H0: mean = D0 or H1: mean = D1 (D0 < D1, within ±10000). Needs duplicate deals; not with "
+    "--sprt.",
 )
 @click.option(
     "--alpha",
