@@ -112,6 +112,11 @@ def match_faults(results: list[GameResult], a: str, b: str) -> str:
 
 def fixed_verdict(elo: EloDifference) -> str:
     """The fixed-sample verdict that ``--at-cap fixed`` takes for an undecided test: the 95% Elo interval."""
-    interval = f"Elo {elo.elo:+.1f} [{elo.lo:+.1f}, {elo.hi:+.1f}]"
+    interval = f"Elo {_signed(elo.elo)} [{_signed(elo.lo)}, {_signed(elo.hi)}]"
     answer = "NEW is worse (the whole interval below 0)" if elo.hi < 0 else "NEW is not shown worse"
     return f"at the cap (--at-cap fixed): the fixed-sample verdict, {interval}: {answer}"
+
+
+def _signed(value: float) -> str:
+    """``+12.3``, ``-inf``: one decimal, signed, never ``-0.0``."""
+    return f"{round(value, 1) + 0.0:+.1f}"

@@ -442,7 +442,20 @@ def sprt_text(result: SPRTResult) -> str:
         unit = "deal pairs" if result.model is Model.PENTANOMIAL else "games"
         name = f"SPRT [{result.h0:g}, {result.h1:g}] over {unit}"
     played = _count(result.games, "game") + (f" ({_count(result.pairs, 'pair')})" if result.pairs else "")
-    return f"{name}: LLR {result.llr:.2f} ({result.lower:.2f}, {result.upper:.2f}) after {played}: {verdict_word}"
+    digits = 2
+    # An LLR just inside a bound must not print as the bound itself (2.94 "continue" at a bound of 2.944).
+    while (
+        digits < 6
+        and result.decision is None
+        and f"{result.llr:.{digits}f}"
+        in (
+            f"{result.lower:.{digits}f}",
+            f"{result.upper:.{digits}f}",
+        )
+    ):
+        digits += 1
+    llr = f"{result.llr:.{digits}f}"
+    return f"{name}: LLR {llr} ({result.lower:.{digits}f}, {result.upper:.{digits}f}) after {played}: {verdict_word}"
 
 
 def verdict_lines(result: SPRTResult) -> list[str]:

@@ -149,17 +149,21 @@ def test_faults_are_said_and_can_fail_a_run_that_is_not_worse() -> None:
 
 @pytest.mark.slow
 def test_an_undecided_run_exits_4_unless_the_fixed_verdict_is_asked_for() -> None:
-    undecided = match(RANDOM, RANDOM, "--games", "202", "--sprt", "-10", "0")
+    args = ("--games", "102", "--no-duplicate", "--sprt", "-10", "0")
+    undecided = match(RANDOM, RANDOM, *args)
     assert undecided.returncode == gate.EXIT_UNDECIDED, undecided.stdout + undecided.stderr
-    assert "warning: --games 202 may end undecided (exit status 4): at the bounds --sprt -10 0 takes about 1,040" in (
+    assert "warning: --games 102 may end undecided (exit status 4): at the bounds --sprt -10 0 takes about 6,401" in (
         undecided.stderr
     )
-    assert "answer: undecided after 202 games" in undecided.stdout
+    assert "answer: undecided after 102 games" in undecided.stdout
     assert "exit status 4: undecided at the cap" in undecided.stdout
-    fixed = match(RANDOM, RANDOM, "--games", "202", "--sprt", "-10", "0", "--at-cap", "fixed")
+    fixed = match(RANDOM, RANDOM, *args, "--at-cap", "fixed")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    assert "at the cap (--at-cap fixed): the fixed-sample verdict, Elo " in fixed.stdout
-    assert "NEW is not shown worse" in fixed.stdout
+    assert (
+        "at the cap (--at-cap fixed): the fixed-sample verdict, Elo -48.0 [-118.9, +19.1]: NEW is not shown worse"
+        in (fixed.stdout)
+    )
+    assert "exit status 0: NEW is not shown worse" in fixed.stdout
 
 
 @pytest.mark.slow

@@ -314,6 +314,13 @@ def test_match_summary_says_when_its_intervals_are_rough(
     assert any(text.startswith(f"(only {pairs} deal pairs: under 30") for text in lines) is marked
 
 
+def test_sprt_text_never_prints_an_undecided_llr_as_its_bound() -> None:
+    inside = SPRTResult(202, 2.9412, -2.9444, 2.9444, -10, 0, None, Model.PENTANOMIAL, 101)
+    assert "LLR 2.941 (-2.944, 2.944) after 202 games (101 pairs): continue" in tables.sprt_text(inside)
+    decided = dataclasses.replace(inside, llr=2.9451, decision=Hypothesis.H1)
+    assert "LLR 2.95 (-2.94, 2.94)" in tables.sprt_text(decided)
+
+
 def test_sprt_text_says_why_a_points_test_cannot_decide() -> None:
     result = SPRTResult(240, 0.0, -2.94, 2.94, -20, 0, None, Model.POINTS, 0, 120)
     assert tables.sprt_text(result).endswith(
