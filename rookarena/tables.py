@@ -468,7 +468,7 @@ def _count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
-FEW_UNITS = 30  # below this many deal pairs (or games) a match's intervals are marked rough (bench/sprt.py)
+FEW_UNITS = 50  # below this many deal pairs (or games) a match's intervals are marked rough (bench/sprt.py)
 
 
 def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:

@@ -255,7 +255,7 @@ def test_match_summary() -> None:
         "score rate 75.0 [59.8, 85.8] %, points per game 250.0 to 180.0",
         "Elo difference +190.8 [+82.0, +353.1], LOS 99.9 % (over 20 deal pairs)",
         "duplicate difference +35.3 ± 20.0 points per deal pair (20 pairs)",
-        "(only 20 deal pairs: under 30 the 95% intervals cover less than they say; read them as rough)",
+        "(only 20 deal pairs: under 50 the 95% intervals cover less than they say; read them as rough)",
         "(the Elo difference is alpha's minus beta's; the standings rate each against the mean of the two, so "
         "about half of it each, from a fit with a prior)",
         "SPRT [0, 10] over deal pairs: LLR 3.12 (-2.94, 2.94) after 40 games (20 pairs): accept H1",
@@ -283,7 +283,7 @@ def test_match_summary_without_duplicates_or_sprt() -> None:
         "x vs y: 1 game, x 1 win, 0 draws, 0 losses",
         "score rate 100.0 [20.7, 100.0] %, points per game 300.0 to 0.0",
         "Elo difference +inf [+inf, +inf], LOS 84.1 %",
-        "(only 1 game: under 30 the 95% intervals cover less than they say; read them as rough)",
+        "(only 1 game: under 50 the 95% intervals cover less than they say; read them as rough)",
         "(the Elo difference is x's minus y's; the standings rate each against the mean of the two, so about "
         "half of it each, from a fit with a prior)",
     ]
@@ -298,8 +298,8 @@ def test_match_summary_without_duplicates_or_sprt() -> None:
             "duplicate difference +832.5 (the same in every pair: no spread, no interval) points per deal pair",
             True,
         ),
-        (29, 12.5, "duplicate difference +832.5 ± 12.5 points per deal pair (29 pairs)", True),
-        (30, 12.5, "duplicate difference +832.5 ± 12.5 points per deal pair (30 pairs)", False),
+        (49, 12.5, "duplicate difference +832.5 ± 12.5 points per deal pair (49 pairs)", True),
+        (50, 12.5, "duplicate difference +832.5 ± 12.5 points per deal pair (50 pairs)", False),
     ],
 )
 def test_match_summary_says_when_its_intervals_are_rough(
@@ -311,7 +311,7 @@ def test_match_summary_says_when_its_intervals_are_rough(
     lines = tables.match_summary(summary).splitlines()
     assert any(text.startswith(line) for text in lines), lines
     assert "± 0.0" not in "\n".join(lines)
-    assert any(text.startswith(f"(only {pairs} deal pairs: under 30") for text in lines) is marked
+    assert any(text.startswith(f"(only {pairs} deal pairs: under 50") for text in lines) is marked
 
 
 def test_sprt_text_never_prints_an_undecided_llr_as_its_bound() -> None:
