@@ -17,6 +17,21 @@ Three parts, each printed as a table:
 3. **Bookkeeping.** What ``match --sprt`` spends on the test per finished pair (running sums), against
    recomputing the head-to-head over every record after each pair, as it did before.
 
+``--gate`` runs four other parts instead, on real pairs (played in-process as in part 2, read from
+``--records``, or from a ``--pairs`` JSON file, which is written when missing):
+
+4. **The points test on skewed differences**: realised α and β of ``--sprt-points 0 16`` and of the
+   plain normal test it replaced, on the real differences as played (right-skewed) and negated
+   (left-skewed), 4,000 runs a cell (``--gate-runs``).
+5. **The CI example** (``--games 2000 --sprt -10 0``) on the real pairs tilted to a true Elo of −10, 0
+   and −20: the shares that exit 3, 0 and 4 (undecided).
+6. **Power**: for bounds [−10, 0], [−5, 0], [0, 5], [0, 10], the chance that a true difference X is
+   caught (H0 accepted) within 1,000, 2,000 and 5,000 games (``--power-runs``, default 400).
+7. **Coverage** of the Elo interval and the duplicate difference's t-interval at 5 to 100 pairs.
+
+``python bench/sprt.py --gate --pairs pairs.json`` took 36 minutes on a loaded two-core machine
+(under ``nice``); ``--noise 0.3 --games 2000 --parts 4`` measures part 4 on a 30%-noise copy.
+
 Run: ``python bench/sprt.py`` (about two minutes: 200 runs a case, 300 real games), or ``--long`` (1000
 runs, 2000 real games: about ten minutes on one core). ``--records DIR`` uses a match's games instead of
 playing them. Run under ``nice -n 10`` on a shared machine.
