@@ -133,6 +133,7 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("pin-cpus-word", with_bots("pin_cpus: sometimes\n"), 3, "pin_cpus", ("expected auto, true or false", "sometimes")),
     ("reuse-word", with_bots("reuse: sometimes\n"), 3, "reuse", ("expected true or false", "'sometimes'")),
     ("seed-negative", with_bots("seed: -1\n"), 3, "seed", ("expected a whole number >= 0", "-1")),
+    ("isolation-word", with_bots("isolation: docker\n"), 3, "isolation", ("expected one of none, bwrap", "docker")),
     ("jobs-zero", with_bots("jobs: 0\n"), 3, "jobs", ("expected a whole number >= 1", "got 0")),
     ("name-empty", HEAD.replace("name: test", "name: ''") + BOTS, 2, "name", ("expected a non-empty string",)),
     ("key-given-twice", with_bots("games: 2\ngames: 4\n"), 4, "games", ("given twice",)),
@@ -237,6 +238,13 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
         8,
         "bots[1].sandbox",
         ("no program 'no-such-jail' on PATH",),
+    ),
+    (
+        "bot-isolation-a-list",
+        second_bot("name: beta", f"command: {PY}", "isolation: [bwrap]"),
+        8,
+        "bots[1].isolation",
+        ("expected one of none, bwrap", "got ['bwrap']"),
     ),
     (
         "bot-reuse-a-number",
