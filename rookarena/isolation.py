@@ -8,8 +8,10 @@ holding its program (the script, for an interpreter), where it also starts. Insi
 directory, the configuration file and other bots' directories and programs are masked (an empty tmpfs
 over a directory, ``/dev/null`` over a file). It has a private ``/tmp`` and ``/dev`` (so ``/dev/shm``),
 no network (so no abstract unix sockets shared with anyone), its own process ids and ``/proc`` (so no
-signals to, nor reading of, any process outside it), its own IPC and host name, its own session, and it
-dies with the referee.
+signals to, nor reading of, any process outside it), its own IPC and host name, and it dies with the
+process that started it. It stays in the session the referee gave it (which has no terminal, what
+bubblewrap's ``--new-session`` guards), so that its processes are counted (``limits.processes``) and
+stopped like any bot's.
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ FLAGS = (
     "--cap-drop",  # a referee run as root would otherwise leave the bot root's capabilities, with which it
     "ALL",  # could unmount the masks over the results directory
     "--die-with-parent",
-    "--new-session",
     "--proc",
     "/proc",
     "--dev",
