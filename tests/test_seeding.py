@@ -37,7 +37,7 @@ def run(tmp_path: pathlib.Path, text: str, *args: str) -> subprocess.CompletedPr
 
 def deals(out: pathlib.Path) -> dict[str, object]:
     """Each game's deal seed and cards, by game id."""
-    found = {}
+    found: dict[str, object] = {}
     for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         found[record["game_id"]] = (record["seed"], [hand["deal"] for hand in record["hands"]])
