@@ -78,10 +78,11 @@ TOP_KEYS = (
     "limits",
     "pin_cpus",
     "reuse",
+    "process_per_game",
     "isolation",
     "bots",
 )
-BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "isolation", "reuse")
+BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "isolation", "reuse", "process_per_game")
 ISOLATIONS = ("none", "bwrap")  # as rookarena.isolation.CHOICES, which imports this module
 TIME_KEYS = ("move", "startup", "bank")
 LIMIT_KEYS = ("line", "stderr", "memory", "cpu", "processes", "files")
@@ -260,9 +261,10 @@ class _Reader:
         limits = self.limits(get("limits"), time)
         reuse = self.boolean(top["reuse"][1], "reuse") if "reuse" in top else True
         isolation = self.choice(top["isolation"][1], "isolation", ISOLATIONS) if "isolation" in top else "none"
+        once = self.boolean(top["process_per_game"][1], "process_per_game") if "process_per_game" in top else False
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
-        entries = self.bots(top["bots"][1], limits, reuse, isolation)
+        entries = self.bots(top["bots"][1], limits, reuse, isolation, once)
         return LeagueConfig(
             name=name,
             rules=rules,
@@ -330,7 +332,7 @@ class _Reader:
                 raise ConfigError(f"{exc} ({unit})") from None
         return dataclasses.replace(base, **values)
 
-    def bots(self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str) -> tuple[Entry, ...]:
+    def bots(self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str, once: bool) -> tuple[Entry, ...]:
         if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
             raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
         entries: list[Entry] = []
@@ -359,11 +361,16 @@ class _Reader:
                 prefix = self.command(keys["sandbox"][1], f"{where}.sandbox", name, cwd, env).command
             bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
             keep = self.boolean(keys["reuse"][1], f"{where}.reuse") if "reuse" in keys else reuse
-            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep)
+            new = once
+            if "process_per_game" in keys:
+                new = self.boolean(keys["process_per_game"][1], f"{where}.process_per_game")
+            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep, per_game=new)
             partner = bot
             if "partner" in keys:
                 partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
-                partner = dataclasses.replace(partner, command=prefix + partner.command, limits=own, reuse=keep)
+                partner = dataclasses.replace(
+                    partner, command=prefix + partner.command, limits=own, reuse=keep, per_game=new
+                )
             shut = isolation
             if "isolation" in keys:
                 shut = self.choice(keys["isolation"][1], f"{where}.isolation", ISOLATIONS)

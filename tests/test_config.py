@@ -133,6 +133,7 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("pin-cpus-word", with_bots("pin_cpus: sometimes\n"), 3, "pin_cpus", ("expected auto, true or false", "sometimes")),
     ("reuse-word", with_bots("reuse: sometimes\n"), 3, "reuse", ("expected true or false", "'sometimes'")),
     ("seed-negative", with_bots("seed: -1\n"), 3, "seed", ("expected a whole number >= 0", "-1")),
+    ("per-game-word", with_bots("process_per_game: yes please\n"), 3, "process_per_game", ("expected true or false",)),
     ("isolation-word", with_bots("isolation: docker\n"), 3, "isolation", ("expected one of none, bwrap", "docker")),
     ("jobs-zero", with_bots("jobs: 0\n"), 3, "jobs", ("expected a whole number >= 1", "got 0")),
     ("name-empty", HEAD.replace("name: test", "name: ''") + BOTS, 2, "name", ("expected a non-empty string",)),
@@ -238,6 +239,13 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
         8,
         "bots[1].sandbox",
         ("no program 'no-such-jail' on PATH",),
+    ),
+    (
+        "bot-per-game-a-number",
+        second_bot("name: beta", f"command: {PY}", "process_per_game: 1"),
+        8,
+        "bots[1].process_per_game",
+        ("expected true or false", "got 1"),
     ),
     (
         "bot-isolation-a-list",

@@ -7,7 +7,7 @@ id, request ids) learn nothing; under ``isolation: bwrap`` no channel does (mess
 partner through /tmp, /dev/shm, abstract sockets and signals), and it never even reaches another
 process or file of the league. The controls show that each channel works where it is open: with a
 guessable seed, and without isolation. A bot's memory of its own earlier games of the same deal is
-counted apart (see docs/league.md §8).
+counted apart: isolation leaves it open, ``process_per_game: true`` closes it (see docs/league.md §8).
 
 The slow tests play over 1,000 peeking seat-games each.
 """
@@ -32,7 +32,14 @@ needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bu
 
 
 def league(
-    tmp_path: pathlib.Path, *, games: int, channels: str, isolation: bool, seed: int | None = None, jobs: int = 1
+    tmp_path: pathlib.Path,
+    *,
+    games: int,
+    channels: str,
+    isolation: bool,
+    seed: int | None = None,
+    jobs: int = 1,
+    per_game: bool = False,
 ) -> pathlib.Path:
     """Run a league of the two peekers and the random bot; return its results directory."""
     lines = [
@@ -44,6 +51,7 @@ def league(
         "time: {move: 10, startup: 20}",
         *([f"seed: {seed}"] if seed is not None else []),
         *(["isolation: bwrap"] if isolation else []),
+        *(["process_per_game: true"] if per_game else []),
         "bots:",
         *(f"  - {{name: {name}, command: [{sys.executable}, {PEEKER}, {channels}]}}" for name in PEEKERS),
         f"  - {{name: random, command: [{sys.executable}, -m, rookarena.randombot, '3']}}",
@@ -175,6 +183,14 @@ def test_isolated_no_channel_tells_a_card_nor_reaches_anyone(tmp_path: pathlib.P
     assert dict(found.contacts) == {}, found.summary()
 
 
+@needs_bwrap
+def test_isolated_with_a_process_per_game_a_bot_does_not_even_remember(tmp_path: pathlib.Path) -> None:
+    found = Findings(league(tmp_path, games=4, channels="all", isolation=True, per_game=True))
+    assert found.seat_games >= 20, found.summary()
+    assert dict(found.learned) == {}, found.summary()
+    assert dict(found.contacts) == {}, found.summary()
+
+
 def test_without_isolation_every_channel_is_open(tmp_path: pathlib.Path) -> None:
     """The control for the test above: the same peekers, unisolated, learn through every channel."""
     found = Findings(league(tmp_path, games=4, channels="all", isolation=False))
@@ -198,4 +214,14 @@ def test_over_a_thousand_isolated_seat_games_no_channel_tells_a_card(tmp_path: p
     print(found.summary())
     assert found.seat_games >= 1000, found.summary()
     assert found.but_memory() == {}, found.summary()
+    assert dict(found.contacts) == {}, found.summary()
+
+
+@needs_bwrap
+@pytest.mark.slow
+def test_over_a_thousand_isolated_seat_games_with_a_process_each_nothing_is_learned(tmp_path: pathlib.Path) -> None:
+    found = Findings(league(tmp_path, games=126, channels="all", isolation=True, jobs=2, per_game=True))
+    print(found.summary())
+    assert found.seat_games >= 1000, found.summary()
+    assert dict(found.learned) == {}, found.summary()
     assert dict(found.contacts) == {}, found.summary()
