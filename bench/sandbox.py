@@ -10,7 +10,10 @@ that the machine's drift is shared):
 - a long league: one pairing of two random bots, G games in duplicate, played by ``league.run`` with one
   job as ``rookarena run`` plays it (the four processes start once);
 - short units: a round robin of four random bots, two games a pairing, with ``reuse: false``, so that
-  every pairing starts four processes of its own (start-up weighs the most).
+  every pairing starts four processes of its own;
+- a process per game: the long league with ``process_per_game: true`` on the isolated side only, the
+  setup in which a bot keeps nothing from one game to the next, against the plain league as it runs by
+  default (start-up weighs the most).
 
 Ratios (isolated over plain) are taken within a round; the medians over the rounds are printed last.
 """
@@ -57,6 +60,8 @@ def league_rate(text: str, isolated: bool, scratch: pathlib.Path) -> float:
     """Games per second of the league ``text`` (its whole run, bots' start and stop included)."""
     if isolated:
         text = text.replace("bots:\n", "isolation: bwrap\nbots:\n", 1)
+    else:
+        text = text.replace("process_per_game: true\n", "")
     path = scratch / "bench.yaml"
     path.write_text(text, encoding="utf-8")
     loaded = config.load(path)
@@ -80,6 +85,8 @@ def leagues(games: int) -> dict[str, str]:
         "long league": f"name: long\ngames: {games}\nseed: 5\nbots:\n{bot('a', 1)}{bot('b', 2)}",
         "short units": "name: short\ngames: 2\nseed: 5\nreuse: false\nbots:\n"
         + "".join(bot(name, n) for n, name in enumerate("abcd")),
+        "a process per game": f"name: fresh\ngames: {games}\nseed: 5\nprocess_per_game: true\nbots:\n"
+        f"{bot('a', 1)}{bot('b', 2)}",
     }
 
 
