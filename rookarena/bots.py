@@ -59,6 +59,7 @@ class BotSpec:
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
     limits: Limits | None = None  # this bot's own limits, instead of the league's
     reuse: bool = True  # whether a league may keep its process for the next unit it plays in
+    per_game: bool = False  # a new process for every game, so that no process plays a deal twice
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import pathlib
+import secrets
 import shutil
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +20,7 @@ from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.errors import RookError
 from rookarena.names import name_problem
 from rookarena.presets import resolve
+from rookarena.records import SEED_BITS
 from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
 
@@ -34,6 +36,7 @@ class Entry:
     name: str
     bot: BotSpec
     partner: BotSpec
+    isolation: str = "none"  # how its processes are shut in: "none", or "bwrap" (rookarena.isolation)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -55,6 +58,8 @@ class LeagueConfig:
     origin: str = ""  # the file it was read from
     pin_cpus: str = "auto"  # keep each worker and its bots on one CPU: "auto", "on" or "off"
     reuse: bool = True  # whether bot processes may be kept from one unit to the next (each bot can say no)
+    seed_drawn: bool = False  # no `seed:` written: ``seed`` was drawn from the OS (a resume keeps the recorded one)
+    isolation: str = "none"  # the league's default: "none", or "bwrap" (rookarena.isolation)
 
 
 FORMATS = ("round-robin", "gauntlet")
@@ -73,9 +78,12 @@ TOP_KEYS = (
     "limits",
     "pin_cpus",
     "reuse",
+    "process_per_game",
+    "isolation",
     "bots",
 )
-BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "reuse")
+BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "isolation", "reuse", "process_per_game")
+ISOLATIONS = ("none", "bwrap")  # as rookarena.isolation.CHOICES, which imports this module
 TIME_KEYS = ("move", "startup", "bank")
 LIMIT_KEYS = ("line", "stderr", "memory", "cpu", "processes", "files")
 # Each limit key: the Limits field it sets, and what it counts.
@@ -230,7 +238,8 @@ class _Reader:
                 "games",
                 f"expected an even number with duplicate: true (each deal is played twice), got {games}",
             )
-        seed = self.integer(top["seed"][1], "seed", 0) if "seed" in top else 1
+        # No seed written: one nobody can guess, drawn from the OS and recorded in league.json.
+        seed = self.integer(top["seed"][1], "seed", 0) if "seed" in top else secrets.randbits(SEED_BITS)
         jobs = self.integer(top["jobs"][1], "jobs", 1) if "jobs" in top else (os.cpu_count() or 1)
         time = self.time(get("time"))
         faults = (
@@ -251,9 +260,11 @@ class _Reader:
                 )
         limits = self.limits(get("limits"), time)
         reuse = self.boolean(top["reuse"][1], "reuse") if "reuse" in top else True
+        isolation = self.choice(top["isolation"][1], "isolation", ISOLATIONS) if "isolation" in top else "none"
+        once = self.boolean(top["process_per_game"][1], "process_per_game") if "process_per_game" in top else False
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
-        entries = self.bots(top["bots"][1], limits, reuse)
+        entries = self.bots(top["bots"][1], limits, reuse, isolation, once)
         return LeagueConfig(
             name=name,
             rules=rules,
@@ -271,6 +282,8 @@ class _Reader:
             source=text,
             pin_cpus=pin,
             reuse=reuse,
+            seed_drawn="seed" not in top,
+            isolation=isolation,
         )
 
     def rules(self, pair: tuple[yaml.Node, yaml.Node] | None) -> tuple[str, Rules]:
@@ -319,7 +332,7 @@ class _Reader:
                 raise ConfigError(f"{exc} ({unit})") from None
         return dataclasses.replace(base, **values)
 
-    def bots(self, node: yaml.Node, limits: Limits, reuse: bool) -> tuple[Entry, ...]:
+    def bots(self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str, once: bool) -> tuple[Entry, ...]:
         if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
             raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
         entries: list[Entry] = []
@@ -348,12 +361,20 @@ class _Reader:
                 prefix = self.command(keys["sandbox"][1], f"{where}.sandbox", name, cwd, env).command
             bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
             keep = self.boolean(keys["reuse"][1], f"{where}.reuse") if "reuse" in keys else reuse
-            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep)
+            new = once
+            if "process_per_game" in keys:
+                new = self.boolean(keys["process_per_game"][1], f"{where}.process_per_game")
+            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep, per_game=new)
             partner = bot
             if "partner" in keys:
                 partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
-                partner = dataclasses.replace(partner, command=prefix + partner.command, limits=own, reuse=keep)
-            entries.append(Entry(name, bot, partner))
+                partner = dataclasses.replace(
+                    partner, command=prefix + partner.command, limits=own, reuse=keep, per_game=new
+                )
+            shut = isolation
+            if "isolation" in keys:
+                shut = self.choice(keys["isolation"][1], f"{where}.isolation", ISOLATIONS)
+            entries.append(Entry(name, bot, partner, shut))
         return tuple(entries)
 
     def env(self, node: yaml.Node, key: str) -> dict[str, str]:

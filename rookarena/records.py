@@ -306,6 +306,16 @@ def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
     return Game(rules, random.Random(seed), first_dealer=first_dealer)
 
 
+SEED_BITS = 128  # the bits of a league or match seed drawn when none is given
+GUESSABLE_BITS = 64  # a seed of fewer bits can be found by trying them all
+
+
+def guessable(seed: int) -> bool:
+    """Whether ``seed`` is short enough for a bot to find by trying every seed up to it: its deals, and so
+    every hidden card, would follow from the seat seeds it is sent."""
+    return seed.bit_length() < GUESSABLE_BITS
+
+
 def derive_seed(base: int, *parts: object) -> int:
     """A 63-bit seed from ``base`` and labels, the same on every machine and Python version."""
     text = "/".join(str(part) for part in (base, *parts))

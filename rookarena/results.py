@@ -75,6 +75,15 @@ def prepare(
     return finished
 
 
+def recorded_seed(out_dir: pathlib.Path) -> int | None:
+    """The seed recorded in a results directory's league.json, or None when it has none."""
+    path = out_dir / PLAN_FILE
+    if not path.exists():
+        return None
+    seed = _read_meta(path).get("seed")
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
 def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
     """The game ids of ``games.jsonl``, read one record at a time; a last line cut short by a crash is
     dropped (and, with ``repair``, cut from the file so appends start on a clean line)."""

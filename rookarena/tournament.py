@@ -80,7 +80,7 @@ def schedule(games: int, seed: int, duplicate: bool) -> list[Scheduled]:
 def reusable(spec: BotSpec) -> bool:
     """Whether a process of ``spec`` may play on in the next match: not when it asked for fresh processes,
     nor when it has a CPU-time limit (that limit is a match's: it would otherwise span several)."""
-    return spec.reuse and (spec.limits is None or spec.limits.cpu_seconds is None)
+    return spec.reuse and not spec.per_game and (spec.limits is None or spec.limits.cpu_seconds is None)
 
 
 def _key(spec: BotSpec) -> tuple[Any, ...]:
@@ -218,6 +218,15 @@ class Match:
         referee = Referee([bot for bot in bots if bot is not None], setup, config.time, config.policy)
         record = await referee.play()
         self._update_streaks(record, slots)
+        # A bot that plays each game in a new process never meets a deal it has seen (the duplicate twin,
+        # another pairing): its processes are stopped here, and how they exit is part of this record.
+        once = [slot for slot in slots if self.specs[slot].per_game and self.procs[slot] is not None]
+        if once:
+            with trio.CancelScope(shield=True):
+                await _stop_all([proc for slot in once if (proc := self.procs[slot]) is not None], config.limits.grace)
+            record["faults"].extend(self._exit_faults(game, record))
+            for slot in once:
+                self.procs[slot] = None
         return record
 
     async def _ensure_started(self, nursery: trio.Nursery, slots: list[int]) -> None:

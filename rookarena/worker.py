@@ -8,6 +8,7 @@ import signal
 # first moment, so that an interrupt during start-up cannot end this process with a traceback.
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+import dataclasses  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
 import os  # noqa: E402
@@ -19,6 +20,7 @@ import trio  # noqa: E402
 
 from rookarena import records  # noqa: E402
 from rookarena.config import loads  # noqa: E402
+from rookarena.isolation import isolate_league  # noqa: E402
 from rookarena.league import Ahead, PlannedGame, plan, play_unit  # noqa: E402
 from rookarena.protocol import LineBuffer  # noqa: E402
 from rookarena.tournament import BotPool, open_pool  # noqa: E402
@@ -51,6 +53,10 @@ async def main() -> None:
         except OSError as exc:
             logging.getLogger(__name__).warning("cannot keep this worker on CPU %d: %s", cpu, exc.strerror)
     config = loads(spec["text"], spec["origin"])
+    if isinstance(spec.get("seed"), int):
+        config = dataclasses.replace(config, seed=spec["seed"])
+    # The results directory (which holds the logs) is hidden from isolated bots.
+    config = isolate_league(config, pathlib.Path(spec["log_dir"]).parent if spec["log_dir"] else None)
     planned = {game.game_id: game for game in plan(config)}  # planned once, for every unit to come
     log_dir = pathlib.Path(spec["log_dir"]) if spec["log_dir"] else None
     out = sys.stdout.buffer

@@ -60,7 +60,13 @@ async def run(
 ) -> None:
     """Play ``games`` in a pool of up to ``jobs`` worker processes, handing each record to ``on_record``."""
     work = Units(units(games, jobs))
-    head = {"text": config.source, "origin": config.origin, "log_dir": log_dir, "verbose": verbose}
+    head = {
+        "text": config.source,
+        "origin": config.origin,
+        "seed": config.seed,  # the league's, which the text may not hold (drawn, or given by --seed)
+        "log_dir": log_dir,
+        "verbose": verbose,
+    }
     cpus = placement(config.pin_cpus, jobs)
 
     async def slot(index: int) -> None:

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import pathlib
+import secrets
 import shutil
 import sys
 import tempfile
@@ -19,9 +20,10 @@ import click
 import trio
 import yaml
 
-from rookarena import league, preflight, records, report, results, standings, tables, workers
+from rookarena import isolation, league, preflight, records, report, results, standings, tables, workers
 from rookarena import sprt as sequential
 from rookarena.bots import BotSpec, Limits, command_of
+from rookarena.config import LeagueConfig
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
 from rookarena.names import name_problem
@@ -144,12 +146,16 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
 @click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
 @click.option(
-    "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the deals and the players."
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the deals and the players (default: drawn from the OS, and printed).",
 )
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write the records here (JSON lines).")
-def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
+def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> None:
     """Play whole games between random players in-process; print a summary, optionally keep the records."""
     name, rules_value = load_rules(rules_spec)
+    drawn = seed is None
+    seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
     batch = []
     stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
     started = time.perf_counter()
@@ -164,6 +170,8 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
             stream.close()
     seconds = time.perf_counter() - started
     click.echo(f"rules: {name} ({rules_value.digest})")
+    if drawn:
+        click.echo(f"seed: {seed} (drawn; replay the same games with --seed {seed})")
     click.echo(report.simulation_summary(summarize(batch), seconds), nl=False)
     if out:
         click.echo(f"records: {out}")
@@ -177,7 +185,17 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
 @click.option("--name-a", callback=_name_option, help="Name of team A's bot (default: from the command).")
 @click.option("--name-b", callback=_name_option, help="Name of team B's bot (default: from the command).")
 @click.option("--games", type=click.IntRange(min=1), default=2, show_default=True, help="Games to play.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the deals.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed of the deals (default: drawn from the OS, and printed at the end)."
+)
+@click.option(
+    "--isolation",
+    "isolation_kind",
+    type=click.Choice(isolation.CHOICES),
+    default="none",
+    show_default=True,
+    help="bwrap: run every bot in a bubblewrap sandbox of its own (docs/league.md §8).",
+)
 @click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
 @click.option(
     "--move-time", type=click.FloatRange(min=0.001), default=1.0, show_default=True, help="Seconds per decision."
@@ -253,7 +271,8 @@ def match(
     name_a: str | None,
     name_b: str | None,
     games: int,
-    seed: int,
+    seed: int | None,
+    isolation_kind: str,
     rules_spec: str,
     move_time: float,
     bank: float,
@@ -320,6 +339,12 @@ def match(
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
     team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
     team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
+    drawn = seed is None
+    seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
+    if isolation_kind == "bwrap":
+        team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
+        if records.guessable(seed):
+            click.echo(_guessable_warning(seed, "--seed"), err=True)
     config = MatchConfig(
         team_a=team_a,
         team_b=team_b,
@@ -411,6 +436,7 @@ def match(
     click.echo(status_line(status))
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
+    _seed_closing(seed, drawn, "--seed")
     if status:
         raise SystemExit(status)
 
@@ -421,6 +447,22 @@ def _faulted(played: Sequence[dict[str, Any]], name: str) -> bool:
         if name in g.teams and any(faulty == g.teams.index(name) for faulty, _ in g.faults):
             return True
     return False
+
+
+def _isolated_teams(
+    team_a: tuple[BotSpec, BotSpec], team_b: tuple[BotSpec, BotSpec], out_dir: pathlib.Path | None
+) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
+    """Both teams' programs under bubblewrap, each team hidden from the other's files and the records."""
+    try:
+        isolation.check()
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    def shut(team: tuple[BotSpec, BotSpec], other: tuple[BotSpec, BotSpec]) -> tuple[BotSpec, BotSpec]:
+        hidden = isolation.hidden_paths(out_dir, None, other)
+        return isolation.isolate(team[0], hidden), isolation.isolate(team[1], hidden)
+
+    return shut(team_a, team_b), shut(team_b, team_a)
 
 
 def _sequential_test(
@@ -503,6 +545,12 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
 )
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("--dry-run", is_flag=True, help="Print the plan (pairings, units, games, deals) and play nothing.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the deals, instead of the configuration's (with none there, one is drawn from the OS, or the "
+    "recorded one is kept by --resume).",
+)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
     config_file: str,
@@ -510,6 +558,7 @@ def run(
     out: str | None,
     resume: bool,
     shard: str | None,
+    seed: int | None,
     fmt: str,
     wide: bool,
     dry_run: bool,
@@ -521,8 +570,11 @@ def run(
         config = load_config(config_file)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
-    games = league.plan(config)
-    label = None
+    label = f"{'/'.join(map(str, _parse_shard(shard)))}" if shard else None
+    out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
+    isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
+    games = league.plan(isolated)
     if shard:
         k, n = _parse_shard(shard)
         sliced = league.shard(games, k, n)
@@ -534,12 +586,15 @@ def run(
                 param_hint="--shard",
             )
         games = sliced
-        label = f"{k}/{n}"
     bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
     problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
     if problems:
         raise click.ClickException("; ".join(problems))
-    out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    if isolation.any_isolated(config):
+        try:
+            isolation.check()
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
     if dry_run:
         try:
             finished = results.prepare(out_dir, config, resume, label, write=False)
@@ -556,6 +611,7 @@ def run(
         lock.release()
         raise click.ClickException(str(exc)) from None
     click.echo(f"results go to {out_dir}", err=True)
+    _seed_lines(config)
     todo = [game for game in games if game.game_id not in finished]
     # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
     count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
@@ -581,7 +637,7 @@ def run(
     progress.show()
     try:
         if count == 1:
-            run_trio(until_signal, league.run, config, todo, 1, out_dir / "logs", on_record)
+            run_trio(until_signal, league.run, isolated, todo, 1, out_dir / "logs", on_record)
         else:
             run_trio(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
     except* RookError as group:
@@ -618,6 +674,47 @@ def run(
             click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
         raise SystemExit(1)
+    _seed_closing(config.seed, config.seed_drawn, "seed:")
+
+
+def _league_seed(
+    config: LeagueConfig, config_file: str, seed: int | None, resumed: pathlib.Path | None, shard: str | None
+) -> LeagueConfig:
+    """The league with the seed it plays under: --seed, else the configuration's, else (none written) the
+    one recorded in the results directory it resumes, else the one drawn when the configuration was read."""
+    if seed is not None:
+        return dataclasses.replace(config, seed=seed, seed_drawn=False)
+    if not config.seed_drawn:
+        return config
+    recorded = results.recorded_seed(resumed) if resumed is not None else None
+    if recorded is not None:
+        return dataclasses.replace(config, seed=recorded)
+    if shard:
+        raise click.ClickException(
+            f"{config_file}: seed: the shards of a league must share its seed and the configuration has none: "
+            f"give every shard the same --seed (such as --seed {config.seed}) or write it as `seed:`"
+        )
+    return config
+
+
+def _seed_lines(config: LeagueConfig) -> None:
+    """The first lines' word on the seed: drawn (where it is recorded), or guessable by isolated bots."""
+    if config.seed_drawn:
+        click.echo(f"seed {config.seed} (drawn: recorded in league.json)", err=True)
+    elif isolation.any_isolated(config) and records.guessable(config.seed):
+        click.echo(_guessable_warning(config.seed, "`seed:`"), err=True)
+
+
+def _guessable_warning(seed: int, where: str) -> str:
+    return (
+        f"warning: seed {seed} has {seed.bit_length()} bits, short enough for a bot to guess and so to "
+        f"deal every hand itself: drop {where} to have one drawn, or give one of {records.SEED_BITS} random bits"
+    )
+
+
+def _seed_closing(seed: int, drawn: bool, how: str) -> None:
+    """The closing line that lets the organiser replay the deals."""
+    click.echo(f"seed: {seed}" + (f" (drawn; replay the same deals with {how} {seed})" if drawn else ""), err=True)
 
 
 @main.command("standings")
