@@ -161,3 +161,41 @@ def test_rookarena_match_leaves_nothing_and_exits_without_a_traceback(mode: str,
         for fault in json.loads(line)["faults"]:
             assert fault["bot"] == "adversary", fault  # named by its hello
     gone(marker)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["forfeit", "substitute"])
+def test_a_league_with_a_bot_that_stops_reading_finishes(policy: str, tmp_path: pathlib.Path) -> None:
+    """The league of the report: a bot that answers once and stops reading, with a high ``withdraw_after``;
+    every game is recorded once, the league exits 0, and nothing is left."""
+    marker = f"rookarena-deaf-league-{uuid.uuid4().hex}"
+    config = tmp_path / "league.yaml"
+    lines = [
+        "name: deaf",
+        "games: 2",
+        "seed: 4",
+        "jobs: 2",
+        "time: {move: 0.5, startup: 5}",
+        f"faults: {policy}",
+        "withdraw_after: 100",
+        "bots:",
+        "  - name: deaf",
+        f"    command: [{sys.executable}, {ADVERSARY}, deaf, '0', {marker}]",
+        f"    env: {{MARKER: {marker}}}",
+    ]
+    for index in range(2):
+        lines += [f"  - name: random{index}", f"    command: [{sys.executable}, -m, rookarena.randombot, '{index}']"]
+    config.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--format", "plain"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    ids = [json.loads(line)["game_id"] for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(ids) == len(set(ids)) == 6
+    for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines():
+        for fault in json.loads(line)["faults"]:
+            assert fault["bot"] == "deaf", fault
+    assert json.loads((out / "league.json").read_text(encoding="utf-8"))["process_tracking"] == "subreaper"
+    gone(marker)

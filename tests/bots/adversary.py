@@ -22,6 +22,8 @@ bidi override or control characters.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import random
@@ -59,6 +61,8 @@ MOVES = (
     "bom",  # the right reply after a byte order mark
     "deaf",  # the right reply, then never reads its input again
 )
+
+F_SETPIPE_SZ = 1031  # fcntl: set a pipe's capacity (Linux)
 
 NAMES = (
     "adversary",
@@ -204,6 +208,9 @@ def main() -> None:
     name = NAMES[rng.randrange(len(NAMES))] if mode.isdigit() else "adversary"
     if mode == "daemon":
         daemonize()
+    if mode == "deaf":  # its input pipe made as small as the kernel allows, so that it fills within a request or two
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(0, F_SETPIPE_SZ, 4096)
     previous: int | None = None
     answered = 0
     for line in sys.stdin:
