@@ -153,7 +153,8 @@ class BotProcess:
 
     @property
     def alive(self) -> bool:
-        return self.process is not None and self.fault is None
+        """Whether it can be talked to: started, without a fault, and its process not ended."""
+        return self.process is not None and self.fault is None and not self.exited
 
     # -- starting -------------------------------------------------------------------------------
 
@@ -381,7 +382,10 @@ class BotProcess:
         """Wait for the bot's own process to end (its pidfd becomes readable), and cut short any wait for its
         output: a bot that exits while a child of its holds its stdout has crashed, and is not kept."""
         with self._exit_scope:
-            await trio.lowlevel.wait_readable(self._pidfd)
+            try:
+                await trio.lowlevel.wait_readable(self._pidfd)
+            except trio.ClosedResourceError:  # pragma: no cover - closed by a stop meanwhile
+                return
             self.exited = True
             if self._waiting is not None:
                 self._waiting.cancel()
@@ -566,6 +570,7 @@ class BotProcess:
         await _reap()
         self._exit_scope.cancel()
         if self._pidfd >= 0:
+            trio.lowlevel.notify_closing(self._pidfd)  # the watcher, if still waiting on it, is woken first
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = -1
