@@ -143,6 +143,9 @@ def test_generated_adversaries_cannot_break_a_league(
         if not any(name in game_id for name in names):
             assert stable(record) == stable(baseline[policy][game_id]), f"{game_id} differs without the adversaries"
     no_process_left(marker)
+    resumed = run(config, out, "--resume")  # a finished league resumes to itself
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert load(out) == played
 
 
 def _parent(pid: int) -> int:
