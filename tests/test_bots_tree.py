@@ -138,6 +138,7 @@ async def test_processes_that_left_the_session_count_against_the_limit() -> None
     gone(marker)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["orphans", "deaf"])
 def test_rookarena_match_leaves_nothing_and_exits_without_a_traceback(mode: str, tmp_path: pathlib.Path) -> None:
     marker = f"rookarena-cli-{uuid.uuid4().hex}"
