@@ -116,6 +116,27 @@ def reap_orphans() -> int:
     return reaped
 
 
+def kill_strays() -> int:
+    """Kill and reap every live child of this process that it did not start itself, marked or not, with all
+    below it; return how many. Only for the end of a referee process's life, once all its bots are stopped:
+    then whatever is still re-parented to it was left by one of them, even a process that dropped its mark."""
+    me, killed = os.getpid(), 0
+    for _ in range(5):  # what is below a killed stray is re-parented here in turn
+        stats = _stats()
+        strays = [pid for pid, fields in stats if int(fields[1]) == me and pid not in _started]
+        if not strays:
+            break
+        for pid in {*strays, *(below for stray in strays for below in _tree(stray, stats))}:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+        for pid in strays:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    reap_orphans()
+    return killed
+
+
 _started: set[int] = set()  # processes this process started itself (trio reaps them): never reaped here
 
 

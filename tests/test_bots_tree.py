@@ -200,3 +200,26 @@ def test_a_league_with_a_bot_that_stops_reading_finishes(policy: str, tmp_path: 
             assert fault["bot"] == "deaf", fault
     assert json.loads((out / "league.json").read_text(encoding="utf-8"))["process_tracking"] == "subreaper"
     gone(marker)
+
+
+@pytest.mark.slow
+def test_a_worker_ends_what_a_bot_left_even_without_its_mark(tmp_path: pathlib.Path) -> None:
+    """A setsid'd, double-forked grandchild that dropped ROOKARENA_BOT from its environment is re-parented
+    to the worker (its subreaper), which kills it once its bots are stopped."""
+    marker = f"rookarena-unmarked-{uuid.uuid4().hex}"
+    config = tmp_path / "league.yaml"
+    lines = ["name: unmarked", "games: 2", "seed: 4", "jobs: 2", "time: {move: 0.5, startup: 5}", "bots:"]
+    for index in range(3):
+        lines += [
+            f"  - name: u{index}",
+            f"    command: [{sys.executable}, {ADVERSARY}, unmarked, '0', {marker}]",
+            f"    env: {{MARKER: {marker}}}",
+            "    reuse: false",
+        ]
+    config.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--format", "plain"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    gone(marker)

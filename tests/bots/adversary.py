@@ -13,7 +13,8 @@ the next request's id: the id plus one, the same id again, and one drawn at rand
 right, after RATE seconds), ``deaf`` (answers the first request, then never reads its input again),
 ``orphans`` (at each request, leaves a setsid'd child or a double-forked grandchild behind that outlives
 it, then answers right), ``orphans-at-bye`` (plays right; at ``bye`` leaves a setsid'd child and a
-setsid'd double-forked grandchild, and exits at once), ``daemon`` (runs as a setsid'd grandchild, its
+setsid'd double-forked grandchild, and exits at once), ``unmarked`` (the same grandchild, without the
+mark the referee put in its environment), ``daemon`` (runs as a setsid'd grandchild, its
 first process exiting at once, and ignores ``bye``).
 
 A seeded adversary also draws its hello's name: plain, or holding a newline, NUL, a lone surrogate, a
@@ -254,6 +255,10 @@ def main() -> None:
                 write(reply(message))
             previous = message["id"]
             answered += 1
+        elif kind == "bye" and mode == "unmarked":
+            scrubbed = {name: value for name, value in os.environ.items() if name != "ROOKARENA_BOT"}
+            subprocess.run(DETACHED, check=False, start_new_session=True, env=scrubbed)
+            return
         elif kind == "bye" and mode == "orphans-at-bye":
             subprocess.Popen(SLEEPER, start_new_session=True)
             double_fork(setsid=True)
