@@ -91,6 +91,15 @@ def bot_processes(root: int, token: str | None, *, thorough: bool = True) -> lis
     return sorted(found)
 
 
+def kill_bot(root: int, token: str) -> int:
+    """SIGKILL everything of the bot started as ``root`` (see :func:`bot_processes`); return how many."""
+    pids = set(bot_processes(root, token)) - {os.getpid()}
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return len(pids)
+
+
 def reap_orphans() -> int:
     """Reap the children of this process that are zombies it did not start itself (a bot's processes,
     re-parented to it as their subreaper, then ended); return how many."""
