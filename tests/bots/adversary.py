@@ -18,7 +18,8 @@ mark the referee put in its environment), ``daemon`` (runs as a setsid'd grandch
 first process exiting at once, and ignores ``bye``).
 
 A seeded adversary also draws its hello's name: plain, or holding a newline, NUL, a lone surrogate, a
-bidi override or control characters.
+bidi override or control characters; and whether it shrinks its input pipe to 4 KiB (as ``deaf`` does),
+so that not reading soon fills it.
 """
 
 from __future__ import annotations
@@ -209,7 +210,8 @@ def main() -> None:
     name = NAMES[rng.randrange(len(NAMES))] if mode.isdigit() else "adversary"
     if mode == "daemon":
         daemonize()
-    if mode == "deaf":  # its input pipe made as small as the kernel allows, so that it fills within a request or two
+    small = mode == "deaf" or (mode.isdigit() and rng.random() < 0.5)
+    if small:  # its input pipe made as small as the kernel allows, so that it fills within a request or two
         with contextlib.suppress(OSError):
             fcntl.fcntl(0, F_SETPIPE_SZ, 4096)
     previous: int | None = None
