@@ -26,7 +26,7 @@ FLUSH = (
 LOGS = "every line on stdout is read as a message: write logs and debugging output to stderr"
 ONE_LINE = "write each message as one line of compact JSON: never pretty-print (no newlines inside a message)"
 ID_INTEGER = 'copy the request\'s id as a JSON integer: {"id": 7}, not {"id": "7"}'
-ID_WHOLE = "the id must be a JSON integer: write 7, not 7.0 (convert the id to an integer before writing it)"
+ID_WHOLE = "the id must be a JSON integer: write 7, not 7.5 (copy the request's id as it was sent)"
 BOTH_FIELDS = 'a reply is {"id": <the request\'s id>, "action": "<one of legal>"}: always both keys'
 CASE = (
     "actions are case-sensitive: a lower-case verb and an upper-case card, exactly as in 'legal'; "
@@ -84,6 +84,10 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
 
 
 def _malformed(detail: str, line: str) -> str:
+    if "RFC 8259" in detail:
+        return "write strict JSON (RFC 8259): no NaN or Infinity, and each key once in an object"
+    if "byte order mark" in detail:
+        return "write UTF-8 without a byte order mark"
     if "not JSON" in detail:
         text = line.strip()
         if text in ("{", "[") or (text.startswith("{") and not text.endswith("}")) or _is_json_fragment(text):

@@ -31,7 +31,7 @@ import sys
 import traceback
 from typing import IO, Any
 
-from rookarena.protocol import VERSION
+from rookarena.protocol import VERSION, referee_message
 
 
 class Bot:
@@ -69,10 +69,13 @@ class Bot:
         """Play until ``bye`` or the end of input."""
         source = sys.stdin if stdin is None else stdin
         self._out = sys.stdout if stdout is None else stdout
-        for line in source:
+        for number, line in enumerate(source, 1):
             if not line.strip():
                 continue
-            message = json.loads(line)
+            message = referee_message(line)
+            if isinstance(message, str):  # never from the referee; from a person trying the bot by hand
+                self.log(f"{self.name}: line {number} of its input: {message}: skipped")
+                continue
             kind = message.get("type")
             if kind == "act":
                 self._send({"id": message["id"], "action": self._choose(message)})

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import trio
 
-from rookarena import __version__
+from rookarena import __version__, sessions
 from rookarena.protocol import (
     Conversation,
     Event,
@@ -35,7 +35,7 @@ from rookarena.protocol import (
     encode,
     hello_message,
 )
-from rookarena.sessions import process_tree, session_members, signal_group
+from rookarena.sessions import bot_processes, signal_group
 
 log = logging.getLogger(__name__)
 
@@ -145,17 +145,25 @@ class BotProcess:
         self._debug = log.isEnabledFor(logging.DEBUG)  # log every line (decided once: checking costs time)
         self._drain_scope = trio.CancelScope()
         self._drain_done = trio.Event()
-        self._tasks_scope = trio.CancelScope()  # the watcher's: cancelled when the bot is stopped
+        self._tasks_scope = trio.CancelScope()  # the process watcher's: cancelled when the bot is stopped
+        self._exit_scope = trio.CancelScope()  # the exit watcher's: cancelled when the bot is stopped
+        self._waiting: trio.CancelScope | None = None  # the wait for its output, which its exit cuts short
+        self._pidfd = -1
+        self.exited = False  # its own process has ended (seen by its pidfd), whatever its pipes do
+        self.token = sessions.new_token()  # the mark its processes carry in their environment
 
     @property
     def alive(self) -> bool:
-        return self.process is not None and self.fault is None
+        """Whether it can be talked to: started, without a fault, and its process not ended."""
+        return self.process is not None and self.fault is None and not self.exited
 
     # -- starting -------------------------------------------------------------------------------
 
     async def start(self, nursery: trio.Nursery) -> Fault | None:
         """Start the process and complete the handshake within the startup deadline."""
         env = bot_environment(self.spec.env)
+        env[sessions.MARK] = self.token
+        sessions.become_subreaper()
         try:
             self.process = await trio.lowlevel.open_process(
                 list(self.spec.command),
@@ -171,9 +179,14 @@ class BotProcess:
             self._drain_done.set()
             return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {exc.strerror}"))
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
+        sessions.started(self.process.pid)
         self._stdin_fd, self._stdout_fd = _fd(self.process.stdin), _fd(self.process.stdout)
         self._poller.register(self._stdout_fd, select.POLLIN)
         nursery.start_soon(self._drain_stderr)
+        with contextlib.suppress(OSError, AttributeError):
+            self._pidfd = os.pidfd_open(self.process.pid)
+        if self._pidfd >= 0:
+            nursery.start_soon(self._watch_exit)
         if self.limits.processes is not None:
             nursery.start_soon(self._watch_processes, self.limits.processes)
         fault = await self.send(hello_message(f"rookarena {__version__}"), self.limits.startup)
@@ -224,30 +237,38 @@ class BotProcess:
             else:
                 return None
         if scope.cancelled_caught:
-            return self._fail(Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s"))
+            # Part of a line may be in the pipe: nothing more can be said to this bot, so it is gone.
+            if self.fault is None:
+                self.fault = Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s")
+            return self.fault
         return self._fail(await self._exit_fault("stopped reading its input"))
 
     async def ask(
-        self, request: Callable[[int], bytes], timeout: float, before: bytes = b""
+        self, request: Callable[[int], bytes], request_id: int, timeout: float, before: bytes = b""
     ) -> tuple[Reply | Fault, float]:
         """Send a request and wait up to ``timeout`` seconds for its reply; also return the time taken.
 
-        ``request`` encodes the request given its id (a fresh one from the conversation); the encoded
-        lines ``before`` (news for this seat) go first, in the same write.
+        ``request`` encodes the request given its id, ``request_id`` (see ``protocol.request_id``); the
+        encoded lines ``before`` (news for this seat) go first, in the same write. However the request ends
+        (its reply, a reply timeout, a write that did not complete, the bot's exit, a limit, a cancellation),
+        it ends here, and the conversation is ready for the next one.
         """
         if self.fault is not None:
             return self.fault, 0.0
         early = self._take_early()
         if early is not None:
             return early, 0.0
-        data = before + request(self.conversation.begin_request())
+        data = before + request(self.conversation.begin_request(request_id))
         started = time.perf_counter()
-        fault = await self._write(data, started, timeout)
-        if fault is None:
-            event = await self._next_event(started, timeout, waiting_for="a reply")
-            assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
-            return event, time.perf_counter() - started
-        return fault, time.perf_counter() - started
+        try:
+            fault = await self._write(data, started, timeout)
+            if fault is None:
+                event = await self._next_event(started, timeout, waiting_for="a reply")
+                assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
+                return event, time.perf_counter() - started
+            return fault, time.perf_counter() - started
+        finally:
+            self.conversation.abandon()
 
     def _take_early(self) -> Fault | None:
         """Read what the bot wrote since its last reply, before the next request is sent.
@@ -323,11 +344,16 @@ class BotProcess:
                 last_look = True
                 if not self._poller.poll(0):
                     return self._timed_out(timeout, waiting_for)
+            elif self.exited and not self._poller.poll(0):
+                return self._fail(await self._exit_fault(f"exited while the referee awaited {waiting_for}"))
             elif not (self._quick and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
                 with trio.move_on_at(trio.current_time() + max(0.0, deadline - time.perf_counter())) as scope:
-                    await trio.lowlevel.wait_readable(fd)
+                    self._waiting = scope
+                    if not self.exited:
+                        await trio.lowlevel.wait_readable(fd)
+                self._waiting = None
                 self._yielded = time.perf_counter()
-                if scope.cancelled_caught:
+                if scope.cancelled_caught and not self.exited:
                     last_look = True
                     if not self._poller.poll(0):
                         return self._timed_out(timeout, waiting_for)
@@ -349,7 +375,21 @@ class BotProcess:
     def _timed_out(self, timeout: float, waiting_for: str) -> Fault:
         self._quick = False
         self.conversation.abandon()
+        if self.fault is not None:
+            return self.fault  # a limit stopped it meanwhile: that is the cause
         return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
+
+    async def _watch_exit(self) -> None:
+        """Wait for the bot's own process to end (its pidfd becomes readable), and cut short any wait for its
+        output: a bot that exits while a child of its holds its stdout has crashed, and is not kept."""
+        with self._exit_scope:
+            try:
+                await trio.lowlevel.wait_readable(self._pidfd)
+            except trio.ClosedResourceError:  # pragma: no cover - closed by a stop meanwhile
+                return
+            self.exited = True
+            if self._waiting is not None:
+                self._waiting.cancel()
 
     async def _exit_fault(self, what: str) -> Fault:
         """A crash fault with the exit status, if the process exits promptly."""
@@ -391,19 +431,23 @@ class BotProcess:
         return fault
 
     def _over_limit(self, detail: str) -> None:
-        """A limit was hit outside any request: stop the bot now; its next request reports why."""
+        """A limit was hit: stop the bot now, with every process of its own; its request reports why."""
         if self.fault is None:
             self.fault = Fault(FaultKind.LIMIT, detail)
         if self.process is not None:
             signal_group(self.process.pid, signal.SIGKILL)
+            _kill_all(bot_processes(self.process.pid, self.token))
+            if self._waiting is not None:
+                self._waiting.cancel()
 
     async def _watch_processes(self, most: int) -> None:
-        """Count the bot's processes (its whole session) a few times a second; stop it past ``most``."""
+        """Count the bot's processes (its whole tree: session, descendants, and those re-parented to the
+        referee) a few times a second; stop it past ``most``."""
         assert self.process is not None
-        sid = self.process.pid
+        root = self.process.pid
         with self._tasks_scope:
             while self.process.returncode is None and self.fault is None:
-                if len(session_members(sid)) > most:
+                if len(bot_processes(root, self.token, thorough=False)) > most:
                     self._over_limit(f"processes: more than {most} at once")
                     return
                 await trio.sleep(0.1)
@@ -498,15 +542,14 @@ class BotProcess:
         with trio.move_on_after(self.limits.grace):
             await process.wait()
         self.ended_by = "exit"
-        # Who is left: a bot that exited on its own is looked for in its session once, and when nothing of it
-        # is left nothing can start again (no process of the session is alive to fork), so that look is all.
-        clean = False
+        # Who is left: everything of the bot but its own process, when that exited on its own. What left the
+        # session and the tree (setsid, then a double fork) is still found: re-parented to this process, its
+        # subreaper, and marked with the bot's token.
         if process.returncode is not None:
-            tree = [pid for pid in session_members(process.pid) if pid != process.pid]
-            self.left_behind, clean = len(tree), not tree
+            tree = [pid for pid in bot_processes(process.pid, self.token) if pid != process.pid]
+            self.left_behind = len(tree)
         else:
-            tree = process_tree(process.pid)
-        if process.returncode is None:
+            tree = bot_processes(process.pid, self.token)
             self.ended_by = "sigterm"
             signal_group(process.pid, signal.SIGTERM)
             with trio.move_on_after(self.limits.grace):
@@ -514,14 +557,24 @@ class BotProcess:
             if process.returncode is None:
                 self.ended_by = "sigkill"
         signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
-        for pid in {*tree, *([] if clean else session_members(process.pid))} - {os.getpid()}:
-            # and in the session, if they changed group, and below it, if they left the session
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
+        for _ in range(3):  # and everything else of it, looked for again: what it started meanwhile
+            _kill_all(tree)
+            if process.returncode is not None and not tree:
+                break
+            tree = [pid for pid in bot_processes(process.pid, self.token) if pid != process.pid]
         with trio.move_on_after(STOP_WAIT):
             await process.wait()
         if process.returncode is None:  # pragma: no cover - a process the kernel cannot end (stuck in I/O)
             log.warning("%s: pid %d did not end within %g s of SIGKILL", self.label, process.pid, STOP_WAIT)
+        else:
+            sessions.forget(process.pid)
+        await _reap()
+        self._exit_scope.cancel()
+        if self._pidfd >= 0:
+            trio.lowlevel.notify_closing(self._pidfd)  # the watcher, if still waiting on it, is woken first
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = -1
         self._tasks_scope.cancel()
         with trio.move_on_after(self.limits.grace):
             await self._drain_done.wait()  # the rest of its stderr, up to end of file
@@ -532,6 +585,20 @@ class BotProcess:
             if stream is not None:
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     await stream.aclose()
+
+
+def _kill_all(pids: Sequence[int]) -> None:
+    for pid in set(pids) - {os.getpid()}:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+async def _reap() -> None:
+    """Reap the zombies of killed processes re-parented to this process (their subreaper)."""
+    for _ in range(10):
+        if not sessions.reap_orphans():
+            return
+        await trio.sleep(0.01)
 
 
 # The only variables of the referee's environment a bot sees; everything else (tokens, keys, paths to

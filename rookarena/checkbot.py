@@ -27,7 +27,7 @@ from typing import IO, Any
 
 import trio
 
-from rookarena import __version__
+from rookarena import __version__, sessions
 from rookarena.advice import Cause, diagnose, ignored_cause
 from rookarena.bots import BotProcess, BotSpec, Limits, bot_environment
 from rookarena.presets import preset
@@ -85,6 +85,8 @@ async def probe(spec: BotSpec, startup: float) -> Probe:
 async def _probe(spec: BotSpec, startup: float, stderr: IO[bytes]) -> Probe:
     conversation = Conversation()
     started = clock.perf_counter()
+    token = sessions.new_token()
+    sessions.become_subreaper()  # what the bot leaves stays in reach, as in a match
     try:
         process = await trio.lowlevel.open_process(
             list(spec.command),
@@ -92,12 +94,13 @@ async def _probe(spec: BotSpec, startup: float, stderr: IO[bytes]) -> Probe:
             stdout=subprocess.PIPE,
             stderr=stderr,
             cwd=spec.cwd,
-            env=bot_environment(spec.env),
+            env={**bot_environment(spec.env), sessions.MARK: token},
             start_new_session=True,
         )
     except OSError as exc:
         detail = f"cannot start {spec.command[0]!r}: {exc.strerror}"
         return Probe(None, diagnose("crash", detail), 0.0)
+    sessions.started(process.pid)
     assert process.stdin is not None and process.stdout is not None
     ignored: list[str] = []
     try:
@@ -133,9 +136,13 @@ async def _probe(spec: BotSpec, startup: float, stderr: IO[bytes]) -> Probe:
             await process.wait()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
+        sessions.kill_bot(process.pid, token)  # and all else of it: a daemon it became, a child it left
         with trio.CancelScope(shield=True):
             await process.wait()
             await process.stdout.aclose()
+            sessions.forget(process.pid)
+            await trio.sleep(0.01)
+            sessions.reap_orphans()
 
 
 def _signal_name(number: int) -> str:

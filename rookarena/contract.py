@@ -55,13 +55,20 @@ def reply_problems(message: dict[str, Any]) -> list[str]:
     request_id, action = message.get("id"), message.get("action")
     if "id" not in message:
         problems.append("reply has no 'id' (copy the request's id, a JSON integer)")
-    elif not isinstance(request_id, int) or isinstance(request_id, bool):
+    elif not _integer(request_id):
         problems.append(f"reply's 'id' must be a JSON integer, got {describe(request_id)}")
     if "action" not in message:
         problems.append("reply has no 'action' (one of the request's legal strings)")
     elif not isinstance(action, str):
         problems.append(f"reply's 'action' must be a string, got {describe(action)}")
     return problems
+
+
+def _integer(value: Any) -> bool:
+    """Whether a JSON value is an integer as JSON Schema counts them: ``7``, and ``7.0`` or ``7e0`` too."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
 
 
 def _canonical(text: str) -> str | None:

@@ -129,7 +129,7 @@ class Differ:
         def request(request_id: int) -> bytes:
             return decision.request(request_id, deadline_ms, bank_ms, with_view=with_view)
 
-        reply, elapsed = await proc.ask(request, move + bank[seat], before)
+        reply, elapsed = await proc.ask(request, decision.request_id, move + bank[seat], before)
         if elapsed > move:
             bank[seat] = max(0.0, bank[seat] - (elapsed - move))
         if isinstance(reply, Fault):

@@ -33,11 +33,29 @@ def name_problem(name: str) -> str | None:
 
 def safe_file_name(text: str, suffix: str = "") -> str:
     """``text`` as one file name (no ``/``, no leading dot, at most :data:`MAX_FILE_NAME` bytes with
-    ``suffix``); distinct texts stay distinct when they had to be changed."""
+    ``suffix``); distinct texts stay distinct when they had to be changed. Any text will do, lone
+    surrogates included (a bot's hello may hold one)."""
     safe = "".join(ch if ch.isalnum() or ch in NAME_PUNCTUATION else "_" for ch in text).lstrip(".") or "_"
-    room = MAX_FILE_NAME - len(suffix.encode())
+    room = MAX_FILE_NAME - len(suffix.encode("utf-8", "surrogatepass"))
     if safe != text or len(safe.encode()) > room:
-        digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+        digest = _digest(text)
         head = safe.encode()[: max(0, room - 11)].decode(errors="ignore")
         safe = f"{head}~{digest}"
     return safe + suffix
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+
+
+def name_from_hello(text: str) -> str:
+    """A bot's name from the name its hello gave: that name when it is a valid one (see
+    :func:`name_problem`), else a valid name made from it, with a hash that keeps distinct texts apart.
+    A hello is the bot's to write, so its name may hold newlines, NUL, lone surrogates or bidi overrides;
+    none of them reaches a game id, a file name or a printed line."""
+    if name_problem(text) is None:
+        return text
+    safe = "".join(ch if ch.isalnum() or ch in NAME_PUNCTUATION else "_" for ch in text)
+    if not safe or not (safe[0].isalnum() or safe[0] == "_"):
+        safe = "_" + safe
+    return f"{safe[: MAX_NAME - 11]}-{_digest(text)}"

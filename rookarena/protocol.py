@@ -17,6 +17,7 @@ import enum
 import hashlib
 import json
 import operator
+from collections import deque
 from collections.abc import Mapping, Sequence
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -25,11 +26,25 @@ from rookarena.actions import Action, Bid, Discard, Pass
 from rookarena.cards import Card, cards_text
 from rookarena.contract import describe, reply_problems
 from rookarena.game import Game, HandResult, Phase, Trick
+from rookarena.records import derive_seed
 from rookarena.rules import NestSeenBy, Rules
 from rookarena.views import View, view
 
 VERSION = "rook/1"
 DEFAULT_MAX_LINE = 64 * 1024
+REQUEST_ID_BITS = 53  # request ids are exact in every JSON reader (IEEE doubles hold 53-bit integers)
+KEPT_IDS = 64  # the ids of the last requests a conversation sent, to tell a stale reply from an unknown one
+
+
+def request_id(game_seed: int, seat: int, number: int) -> int:
+    """The id of a seat's ``number``-th request (from 0) in the game dealt from ``game_seed``.
+
+    Drawn from a sha256 stream of its own, not from the generator that deals the cards: a bot learns
+    nothing about the deal from its ids, and cannot tell the id of a request before it is sent, so no
+    timing can make a reply written ahead of its request match it. The same game gets the same ids, so
+    records, transcripts and example conversations reproduce byte for byte.
+    """
+    return derive_seed(game_seed, "request", seat, number) & ((1 << REQUEST_ID_BITS) - 1)
 
 
 class FaultKind(enum.Enum):
@@ -154,28 +169,28 @@ class Conversation:
         self.state = State.AWAIT_HELLO
         self.buffer = LineBuffer(max_line)
         self.awaiting: int | None = None
-        self._next_id = 1
+        self._sent: deque[int] = deque(maxlen=KEPT_IDS)
         self.hello: Hello | None = None
 
     # -- outgoing -------------------------------------------------------------------------------
 
-    def request(self, message: dict[str, Any]) -> tuple[int, bytes]:
-        """Stamp a request with a fresh id and start awaiting its reply."""
-        request_id = self.begin_request()
-        return request_id, encode({**message, "id": request_id})
+    def request(self, message: dict[str, Any], request_id: int) -> bytes:
+        """Stamp a request with its id (see :func:`request_id`) and start awaiting its reply."""
+        self.begin_request(request_id)
+        return encode({**message, "id": request_id})
 
-    def begin_request(self) -> int:
-        """Start awaiting the reply to a new request; return the request's id (the caller encodes it)."""
+    def begin_request(self, request_id: int) -> int:
+        """Start awaiting the reply to the request ``request_id`` (the caller encodes it); return the id."""
         if self.state is not State.IDLE:
             raise RuntimeError(f"cannot send a request in state {self.state.value}")
-        request_id = self._next_id
-        self._next_id += 1
+        self._sent.append(request_id)
         self.awaiting = request_id
         self.state = State.AWAIT_REPLY
         return request_id
 
     def abandon(self) -> None:
-        """Stop awaiting the current reply (after a timeout); a late reply will then be ignored."""
+        """Stop awaiting the current reply, however the request ended (a reply timeout, a write that did not
+        complete, an exit, a limit, a cancellation); a late reply will then be ignored. Idempotent."""
         if self.state is State.AWAIT_REPLY:
             self.state, self.awaiting = State.IDLE, None
 
@@ -211,18 +226,22 @@ class Conversation:
             return ProtocolFault(FaultKind.MALFORMED, "line is not valid UTF-8", _quote(raw))
         if not text.strip():
             return Ignored("empty line", text)
+        if text.startswith("\ufeff"):
+            detail = "line starts with a byte order mark: send UTF-8 without one"
+            return ProtocolFault(FaultKind.MALFORMED, detail, text)
         try:
-            message = json.loads(text)
+            message = _STRICT.decode(text)
+        except _NotJSONError as exc:
+            return ProtocolFault(FaultKind.MALFORMED, f"line is not JSON (RFC 8259): {exc}", text)
         except (ValueError, RecursionError):  # not JSON, or JSON too deep or with too long a number
             return ProtocolFault(FaultKind.MALFORMED, "line is not JSON", text)
         if not isinstance(message, dict):
             return ProtocolFault(FaultKind.MALFORMED, f"expected a JSON object, got {describe(message)}", text)
         kind = message.get("type", "action")  # a reply may leave its type out
-        if not isinstance(kind, str):
-            return ProtocolFault(FaultKind.MALFORMED, f"'type' must be a string, got {describe(kind)}", text)
         if kind not in ("hello", "action"):
+            shown = repr(kind) if isinstance(kind, str) else json.dumps(kind)[:60]
             return ProtocolFault(
-                FaultKind.PROTOCOL, f"unknown message type {kind!r}: a bot sends only its hello and replies", text
+                FaultKind.PROTOCOL, f"unknown message type {shown}: a bot sends only its hello and replies", text
             )
         if kind not in _ACCEPTS[self.state] and not (kind == "action" and self.state is State.IDLE):
             if self.state is State.AWAIT_HELLO:
@@ -269,14 +288,38 @@ class Conversation:
             problems = reply_problems(message)
             if problems:
                 return ProtocolFault(FaultKind.MALFORMED, "; ".join(problems), text)
+            request_id = int(request_id)  # 7.0 is the integer 7, as in JSON Schema (PROTOCOL.md §6)
         if request_id == self.awaiting and self.state is State.AWAIT_REPLY:
             self.state, self.awaiting = State.IDLE, None
             return Reply(request_id, action, text)
-        shown = describe(request_id).removeprefix("the integer ")
+        shown = str(request_id)
         if self.state is State.IDLE:
             return Ignored(f"a reply with id {shown} arrived when no request was open", text)
-        age = "an earlier request's (stale)" if 0 < request_id < self._next_id else "never sent (unknown)"
+        age = "an earlier request's (stale)" if request_id in self._sent else "never sent (unknown)"
         return Ignored(f"a reply with id {shown} arrived while {self.awaiting} was awaited: that id is {age}", text)
+
+
+class _NotJSONError(ValueError):
+    """Text Python's reader takes but RFC 8259 does not (or leaves ambiguous): the referee refuses it."""
+
+
+def _constant(name: str) -> Any:
+    raise _NotJSONError(f"{name} is not a JSON value")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    message = dict(pairs)
+    if len(message) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:  # pragma: no branch - a duplicate is there
+            if key in seen:
+                raise _NotJSONError(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return message
+
+
+# RFC 8259 and no more: no NaN or Infinity, no object with a key twice (which value counts is not defined).
+_STRICT = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_object)
 
 
 def _quote(raw: bytes) -> str:
@@ -608,6 +651,29 @@ def _hand_over(hand: HandResult) -> dict[str, Any]:
         "score_change": list(hand.score_change),
         "scores": list(hand.scores),
     }
+
+
+def referee_message(line: str) -> dict[str, Any] | str:
+    """What a bot makes of a line from the referee (for the built-in bots): the message, or why it is not
+    one, in a few words. The referee only ever sends messages; a person typing at a bot may not."""
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"not JSON ({exc.msg} at column {exc.colno})"
+    except (ValueError, RecursionError):
+        return "not JSON"
+    if not isinstance(message, dict):
+        return f"expected a JSON object, got {describe(message)}"
+    if message.get("type") == "act":
+        legal = message.get("legal")
+        if (
+            "id" not in message
+            or not isinstance(legal, list)
+            or not legal
+            or not all(isinstance(a, str) for a in legal)
+        ):
+            return "an 'act' request needs an 'id' and a non-empty 'legal' list of strings"
+    return message
 
 
 def bye_message() -> dict[str, Any]:

@@ -15,7 +15,9 @@ import random
 import sys
 
 from rookarena.actions import parse_action
+from rookarena.errors import ParseError
 from rookarena.players import random_action
+from rookarena.protocol import referee_message
 
 
 def main() -> None:
@@ -25,10 +27,13 @@ def main() -> None:
     salt = words[0] if words else ""
     rng = random.Random(salt)
     out = sys.stdout
-    for line in sys.stdin:
+    for number, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
-        message = json.loads(line)
+        message = referee_message(line)
+        if isinstance(message, str):
+            print(f"rookarena-random: line {number} of its input: {message}: skipped", file=sys.stderr, flush=True)
+            continue
         kind = message.get("type")
         if kind == "game":
             rng = random.Random(f"{message.get('seed')}/{salt}")
@@ -37,7 +42,11 @@ def main() -> None:
             if passive and "pass" in legal_text:
                 choice = "pass"
             else:
-                choice = str(random_action([parse_action(text) for text in legal_text], rng))
+                try:
+                    choice = str(random_action([parse_action(text) for text in legal_text], rng))
+                except ParseError as exc:
+                    print(f"rookarena-random: line {number} of its input: {exc}: skipped", file=sys.stderr, flush=True)
+                    continue
             out.write(json.dumps({"id": message["id"], "action": choice}) + "\n")
             out.flush()
         elif kind == "hello":

@@ -36,6 +36,7 @@ from rookarena.protocol import (
     encode_per_seat,
     game_message,
     offered_action,
+    request_id,
     seat_seed,
 )
 from rookarena.records import derive_seed
@@ -89,6 +90,7 @@ class Referee:
         self.overhead: list[float] = []
         self.outbox: list[list[bytes]] = [[] for _ in range(4)]
         self.views = ViewEncoder()
+        self.decisions = [0] * 4  # each seat's decisions so far, substituted ones included: its next request's number
 
     async def play(self) -> dict[str, Any]:
         """Play the game to its end (or a forfeit) and return its record."""
@@ -142,8 +144,10 @@ class Referee:
         legal = game.legal_actions()
         waited = 0.0
         action: Action | None = None
+        number = self.decisions[seat]
+        self.decisions[seat] = number + 1
         if not self.replaced[seat]:
-            action, waited = await self._ask(seat, legal)
+            action, waited = await self._ask(seat, legal, request_id(self.setup.seed, seat, number))
         substituted = action is None
         if action is None:
             action = random_action(legal, self.rng)
@@ -155,19 +159,19 @@ class Referee:
             self.outbox[seat].append(encode({"type": "played", "seat": seat, "action": str(action)}))
         self.overhead.append(perf_counter() - started - waited)
 
-    async def _ask(self, seat: int, legal: list[Action]) -> tuple[Action | None, float]:
+    async def _ask(self, seat: int, legal: list[Action], request_id: int) -> tuple[Action | None, float]:
         """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
         bot, move, bank, game = self.bots[seat], self.time.move, self.bank[seat], self.game
         deadline_ms, bank_ms = round(move * 1000), round(bank * 1000)
         with_view, views = bot.hello is None or bot.hello.view, self.views
 
-        def request(request_id: int) -> bytes:
-            return act_line(game, seat, legal, deadline_ms, bank_ms, request_id, with_view=with_view, views=views)
+        def request(stamped: int) -> bytes:
+            return act_line(game, seat, legal, deadline_ms, bank_ms, stamped, with_view=with_view, views=views)
 
         outbox = self.outbox[seat]
         before = b"".join(outbox)
         outbox.clear()
-        reply, elapsed = await bot.ask(request, move + bank, before)
+        reply, elapsed = await bot.ask(request, request_id, move + bank, before)
         self.times[seat].append(elapsed)
         if elapsed > move:
             self.bank[seat] = max(0.0, bank - (elapsed - move))

@@ -26,6 +26,7 @@ GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
 LOCK_FILE = ".lock"
 PLACEMENT = "placement"  # league.json's record of the CPUs the last run's workers were kept on
+TRACKING = "process_tracking"  # league.json's record of how the last run followed its bots' processes
 
 
 class ResultsError(RookError):
@@ -61,6 +62,7 @@ def prepare(
     if plan_path.exists():
         old, new = _read_meta(plan_path), json.loads(json.dumps(meta))
         old.pop(PLACEMENT, None)  # where a run's workers ran never changes its games
+        old.pop(TRACKING, None)  # nor how they followed their bots' processes
         change = extension_problem(old, new) if resume else first_difference(old, new)
         if change is not None:
             raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
@@ -108,11 +110,14 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
     return ids
 
 
-def note_placement(out_dir: pathlib.Path, pin: str, cpus: list[int] | None) -> None:
-    """Record in league.json how the run's workers were placed on CPUs (``cpus``: one per worker, or None)."""
+def note_placement(out_dir: pathlib.Path, pin: str, cpus: list[int] | None, tracking: str | None = None) -> None:
+    """Record in league.json how the run's workers were placed on CPUs (``cpus``: one per worker, or None),
+    and how the bots' processes were followed (``tracking``, see ``rookarena.sessions.tracking``)."""
     path = out_dir / PLAN_FILE
     meta = _read_meta(path)
     meta[PLACEMENT] = {"pin_cpus": pin, "cpus": cpus}
+    if tracking is not None:
+        meta[TRACKING] = tracking
     path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
@@ -290,6 +295,7 @@ def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
             meta = _read_meta(meta_path)
             meta.pop("shard", None)
             meta.pop(PLACEMENT, None)
+            meta.pop(TRACKING, None)
             if league is None:
                 league = (directory, meta)
             elif (change := first_difference(league[1], meta)) is not None:

@@ -29,6 +29,7 @@ from rookarena.protocol import (
     encode,
     encode_per_seat,
     game_message,
+    request_id,
     seat_seed,
     view_json,
 )
@@ -74,6 +75,7 @@ class Decision:
     old: str  # the action the record says the seat chose
     step: int  # the replay viewer's step showing the table just before this decision
     suspect: bool  # the seat had faulted earlier in the game: the referee may have chosen ``old`` for it
+    request_id: int = 0  # the id the referee gave this request (``protocol.request_id``)
 
     def request(self, request_id: int, deadline_ms: int, bank_ms: int, *, with_view: bool = True) -> bytes:
         """The ``act`` line, as the referee encodes it (``rookarena.protocol.act_line``)."""
@@ -175,6 +177,8 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
         game = Game(rules, first_dealer=first_dealer, deals=_deals(history, rules))
     wanted = frozenset(seats)
     faulted = _first_faults(record)
+    numbers = [0] * 4  # each seat's decisions so far: the number its request's id is drawn for
+    id_seed = seed if isinstance(seed, int) else 0
     for seat, lines in enumerate(encode_per_seat(_start(record, rules, game, gid))):
         if seat in wanted:
             yield News(seat, lines)
@@ -185,7 +189,9 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
             seat = game.to_act
             legal = game.legal_actions()
             if seat in wanted:
-                yield _decision(game, gid, seat, legal, action, step, faulted.get(seat))
+                stamp = request_id(id_seed, seat, numbers[seat])
+                yield _decision(game, gid, seat, legal, action, step, faulted.get(seat), stamp)
+            numbers[seat] += 1
             hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
             game.apply(action)
             step += 1
@@ -227,7 +233,14 @@ def _start(record: Mapping[str, Any], rules: Rules, game: Game, gid: str) -> lis
 
 
 def _decision(
-    game: Game, gid: str, seat: int, legal: Sequence[Action], action: Action, step: int, faulted_in: int | None
+    game: Game,
+    gid: str,
+    seat: int,
+    legal: Sequence[Action],
+    action: Action,
+    step: int,
+    faulted_in: int | None,
+    stamp: int,
 ) -> Decision:
     phase = game.phase
     if phase is Phase.BIDDING:
@@ -249,6 +262,7 @@ def _decision(
         old=str(action),
         step=step,
         suspect=faulted_in is not None and faulted_in <= game.hand_number,
+        request_id=stamp,
     )
 
 

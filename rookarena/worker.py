@@ -23,6 +23,7 @@ from rookarena.config import loads  # noqa: E402
 from rookarena.isolation import isolate_league  # noqa: E402
 from rookarena.league import Ahead, PlannedGame, plan, play_unit  # noqa: E402
 from rookarena.protocol import LineBuffer  # noqa: E402
+from rookarena.sessions import kill_strays  # noqa: E402
 from rookarena.tournament import BotPool, open_pool  # noqa: E402
 
 
@@ -109,8 +110,11 @@ async def main() -> None:
                     unit = await ahead.unit() if ahead.asked else await receive()
 
             nursery.start_soon(stop_on_signal)
-            async with open_pool() as pool:
-                await serve(pool)
+            try:
+                async with open_pool() as pool:
+                    await serve(pool)
+            finally:
+                kill_strays()  # every bot is stopped: what is still re-parented to this worker was left by one
             nursery.cancel_scope.cancel()
 
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import trio
 
-from rookarena import records
+from rookarena import records, sessions
 from rookarena.config import LeagueConfig
 from rookarena.errors import RookError
 from rookarena.league import Ahead, PlannedGame, Units, units
@@ -147,6 +147,7 @@ class Worker:
             env={**os.environ, "PYTHONPATH": path},
             start_new_session=True,
         )
+        sessions.started(process.pid)  # this process's own child: never reaped as a bot's orphan
         self.process, self.buffer, self.lines, self.promised = process, LineBuffer(MAX_RECORD), [], None
         await self._send(self.head)
         return process

@@ -24,12 +24,28 @@ class Case:
     detail: str  # words of the referee's message
     advice: str  # words of check-bot's advice ("" for an accepted line)
     shown: str = ""  # the line as the table shows it, when the template does not read well
+    schema: str = ""  # what schemas/from-bot.schema.json says of the line, when not what the verdict implies
+
+    @property
+    def schema_says(self) -> str:
+        """``refuses`` for a malformed or protocol line, else ``accepts``; or this case's own word:
+        ``refuses`` (an action outside the schema's grammar), ``not JSON`` (no value to validate) or ``-``
+        (no line: the case is about when or whether the bot writes)."""
+        return self.schema or ("refuses" if self.verdict in ("malformed", "protocol") else "accepts")
 
 
 CASES = [
     Case("well-formed reply", "play", '{"id":{id},"action":"{legal}"}', "accepted", "", ""),
     Case("type and extra keys", "play", '{"type":"action","id":{id},"action":"{legal}","ms":3}', "accepted", "", ""),
-    Case("debug output on stdout", "play", "thinking about {legal}...", "malformed", "line is not JSON", "stderr"),
+    Case(
+        "debug output on stdout",
+        "play",
+        "thinking about {legal}...",
+        "malformed",
+        "line is not JSON",
+        "stderr",
+        schema="not JSON",
+    ),
     Case(
         "pretty-printed JSON",
         "play",
@@ -38,6 +54,7 @@ CASES = [
         "line is not JSON",
         "never pretty-print",
         shown="{ (the first line of a pretty-printed reply)",
+        schema="not JSON",
     ),
     Case(
         "not an object", "play", '[{id},"{legal}"]', "malformed", "expected a JSON object, got an array", "JSON object"
@@ -50,13 +67,52 @@ CASES = [
         "reply's 'id' must be a JSON integer, got the string",
         'not {"id": "7"}',
     ),
+    Case("integral float id", "play", '{"id":{id}.0,"action":"{legal}"}', "accepted", "", ""),
+    Case("exponent id", "play", '{"id":{id}e0,"action":"{legal}"}', "accepted", "", ""),
     Case(
-        "float id",
+        "fractional id",
         "play",
-        '{"id":{id}.0,"action":"{legal}"}',
+        '{"id":{id}.5,"action":"{legal}"}',
         "malformed",
         "reply's 'id' must be a JSON integer, got the number",
-        "not 7.0",
+        "not 7.5",
+    ),
+    Case(
+        "NaN",
+        "play",
+        '{"id":{id},"action":"{legal}","score":NaN}',
+        "malformed",
+        "not JSON (RFC 8259): NaN is not a JSON value",
+        "strict JSON",
+        schema="not JSON",
+    ),
+    Case(
+        "Infinity",
+        "play",
+        '{"id":Infinity,"action":"{legal}"}',
+        "malformed",
+        "not JSON (RFC 8259): Infinity is not a JSON value",
+        "strict JSON",
+        schema="not JSON",
+    ),
+    Case(
+        "a key twice",
+        "play",
+        '{"id":{id},"action":"pass","action":"{legal}"}',
+        "malformed",
+        "the key 'action' appears twice",
+        "strict JSON",
+        schema="not JSON",
+    ),
+    Case(
+        "byte order mark",
+        "play",
+        '\\ufeff{"id":{id},"action":"{legal}"}',
+        "malformed",
+        "byte order mark",
+        "without a byte order mark",
+        shown='U+FEFF{"id":7,"action":"play R8"}',
+        schema="not JSON",
     ),
     Case("no id", "play", '{"action":"{legal}"}', "malformed", "reply has no 'id'", "always both keys"),
     Case("no action", "play", '{"id":{id}}', "malformed", "reply has no 'action'", "always both keys"),
@@ -69,18 +125,76 @@ CASES = [
         "always both keys",
     ),
     Case(
-        "upper-case verb", "bidding", '{"id":{id},"action":"PASS"}', "illegal", "did you mean 'pass'?", "case-sensitive"
+        "upper-case verb",
+        "bidding",
+        '{"id":{id},"action":"PASS"}',
+        "illegal",
+        "did you mean 'pass'?",
+        "case-sensitive",
+        schema="refuses",
     ),
     Case(
-        "lower-case card", "play", '{"id":{id},"action":"{lower}"}', "illegal", "did you mean 'play ", "case-sensitive"
+        "lower-case card",
+        "play",
+        '{"id":{id},"action":"{lower}"}',
+        "illegal",
+        "did you mean 'play ",
+        "case-sensitive",
+        schema="refuses",
     ),
-    Case("card without verb", "play", '{"id":{id},"action":"{word}"}', "illegal", "did you mean 'play ", "exactly as"),
-    Case("extra spaces", "play", '{"id":{id},"action":" {legal} "}', "illegal", "did you mean 'play ", "exactly as"),
-    Case("leading zero", "bidding", '{"id":{id},"action":"{zero}"}', "illegal", "did you mean 'bid ", "exactly as"),
-    Case("colour name", "trump", '{"id":{id},"action":"trump {colour}"}', "illegal", "did you mean 'trump ", "exactly"),
-    Case("lower-case colour", "trump", '{"id":{id},"action":"{lower}"}', "illegal", "did you mean 'trump ", "case"),
     Case(
-        "lower-case discard", "discard", '{"id":{id},"action":"{lower}"}', "illegal", "did you mean 'discard ", "case"
+        "card without verb",
+        "play",
+        '{"id":{id},"action":"{word}"}',
+        "illegal",
+        "did you mean 'play ",
+        "exactly as",
+        schema="refuses",
+    ),
+    Case(
+        "extra spaces",
+        "play",
+        '{"id":{id},"action":" {legal} "}',
+        "illegal",
+        "did you mean 'play ",
+        "exactly as",
+        schema="refuses",
+    ),
+    Case(
+        "leading zero",
+        "bidding",
+        '{"id":{id},"action":"{zero}"}',
+        "illegal",
+        "did you mean 'bid ",
+        "exactly as",
+        schema="refuses",
+    ),
+    Case(
+        "colour name",
+        "trump",
+        '{"id":{id},"action":"trump {colour}"}',
+        "illegal",
+        "did you mean 'trump ",
+        "exactly",
+        schema="refuses",
+    ),
+    Case(
+        "lower-case colour",
+        "trump",
+        '{"id":{id},"action":"{lower}"}',
+        "illegal",
+        "did you mean 'trump ",
+        "case",
+        schema="refuses",
+    ),
+    Case(
+        "lower-case discard",
+        "discard",
+        '{"id":{id},"action":"{lower}"}',
+        "illegal",
+        "did you mean 'discard ",
+        "case",
+        schema="refuses",
     ),
     Case("a bid out of range", "bidding", '{"id":{id},"action":"bid 999"}', "illegal", "illegal 'bid 999'", "'legal'"),
     Case(
@@ -110,12 +224,21 @@ CASES = [
         "no messages of your own",
     ),
     Case(
+        "type not a string",
+        "play",
+        '{"type":1,"id":{id},"action":"{legal}"}',
+        "protocol",
+        "unknown message type 1",
+        "no messages of your own",
+    ),
+    Case(
         "second hello",
         "play",
         '{"type":"hello","name":"x","version":"1","protocol":"rook/1"}',
         "protocol",
         "a second hello",
         "once",
+        schema="accepts",  # a schema judges one line alone, not the order of the lines
     ),
     Case(
         "other protocol",
@@ -159,6 +282,7 @@ CASES = [
         "no hello",
         "flush stdout",
         shown="the hello, stuck in the bot's stdout buffer",
+        schema="-",
     ),
     Case(
         "not exiting after bye",
@@ -168,6 +292,7 @@ CASES = [
         "did not exit within",
         "exit when a 'bye'",
         shown="(the bot keeps running after bye and end of input)",
+        schema="-",
     ),
 ]
 
@@ -211,14 +336,14 @@ def markdown() -> str:
     rows = [
         START,
         "",
-        "| the bot sent | verdict | the referee says | check-bot advises |",
-        "|---|---|---|---|",
+        "| the bot sent | verdict | the referee says | check-bot advises | the schema |",
+        "|---|---|---|---|---|",
     ]
     for case in CASES:
         line = example_line(case).replace("|", "\\|")
         detail = case.detail.replace("|", "\\|") or "-"
         advice = case.advice.replace("|", "\\|") or "-"
-        rows.append(f"| `{line}` | {case.verdict} | …{detail}… | …{advice}… |")
+        rows.append(f"| `{line}` | {case.verdict} | …{detail}… | …{advice}… | {case.schema_says} |")
     rows += ["", END]
     return "\n".join(rows)
 

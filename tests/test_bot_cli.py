@@ -16,6 +16,7 @@ from rookarena.config import load
 from rookarena.rules import Rules
 
 RULES = Rules().to_mapping()
+ROOKARENA = [sys.executable, "-m", "rookarena"]
 HAND = ["R5", "R9", "R14", "G7", "G10", "G12", "B6", "B13", "Y11"]
 
 
@@ -141,3 +142,33 @@ def test_the_ladder_config_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     ladder = load(root / "configs" / "ladder.yaml")
     assert [entry.name for entry in ladder.entries] == ["random", "heuristic", "search-1", "search-2", "search-3"]
     assert ladder.duplicate
+
+
+BAD_LINES = [
+    "this is not json",
+    '{"type": "act", "id": 3, "legal": ["pass"',
+    "[1, 2]",
+    '"act"',
+    '{"type": "act", "legal": ["pass"]}',
+    '{"type": "act", "id": 3, "legal": []}',
+    '{"type": "act", "id": 3, "legal": [7]}',
+    "NaN",
+]
+
+
+@pytest.mark.parametrize("command", [["bot", "search"], ["bot", "heuristic"], ["bot", "random"], ["randombot"]])
+def test_a_line_that_is_not_a_message_is_skipped_with_one_line_on_stderr(command: list[str]) -> None:
+    """Each bad line costs one plain stderr line naming the line, and the bot plays on: no traceback."""
+    program = [sys.executable, "-m", "rookarena.randombot"] if command == ["randombot"] else [*ROOKARENA, *command]
+    lines = _conversation(_bid_request(7)).splitlines(keepends=True)
+    stdin = "".join([lines[0], *(line + "\n" for line in BAD_LINES), *lines[1:]])
+    env = {**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).parent.parent)}
+    result = subprocess.run(program, input=stdin, capture_output=True, text=True, timeout=60, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    complaints = result.stderr.strip().splitlines()
+    assert len(complaints) == len(BAD_LINES), complaints
+    for number, complaint in enumerate(complaints, 2):
+        assert f"line {number} of its input" in complaint and complaint.endswith(": skipped")
+    hello, reply = (json.loads(line) for line in result.stdout.splitlines())
+    assert hello["type"] == "hello" and reply["id"] == 7

@@ -7,6 +7,7 @@ stderr log, and cannot make a stop last longer than its bound.
 
 from __future__ import annotations
 
+import itertools
 import pathlib
 import sys
 import textwrap
@@ -23,6 +24,9 @@ from rookarena.protocol import FaultKind, Reply
 
 HERE = pathlib.Path(__file__).parent
 ADVERSARY = HERE / "bots" / "adversary.py"
+
+
+IDS = itertools.count(1)
 
 
 def request(legal: list[str]) -> Callable[[int], bytes]:
@@ -69,7 +73,7 @@ async def test_a_flood_past_the_deadline_is_a_timeout_not_a_crash(mode: str) -> 
         outcomes = []
         for _ in range(3):
             with trio.fail_after(10):
-                reply, elapsed = await bot.ask(request(["pass", "bid 70"]), 0.2)
+                reply, elapsed = await bot.ask(request(["pass", "bid 70"]), next(IDS), 0.2)
             outcomes.append(reply)
             assert elapsed < 5
         await bot.stop()
@@ -93,7 +97,7 @@ async def test_a_reply_sent_before_its_request_is_ignored(tmp_path: pathlib.Path
     async with trio.open_nursery() as nursery:
         bot = await started(command, nursery)
         for _ in range(5):
-            reply, _ = await bot.ask(request(["pass", "bid 70"]), 2.0)
+            reply, _ = await bot.ask(request(["pass", "bid 70"]), next(IDS), 2.0)
             assert isinstance(reply, Reply)
             assert reply.action == "pass", "a guessed id was matched with a request sent after it arrived"
             await trio.sleep(0.2)  # the guess arrives while no request is open
@@ -106,14 +110,14 @@ async def test_a_reply_waiting_at_the_deadline_counts() -> None:
     async with trio.open_nursery() as nursery:
         bot = await started((sys.executable, str(ADVERSARY), "0", "0"), nursery)
         # A first request shows the bot replies at once; then block the event loop past the whole deadline.
-        assert isinstance((await bot.ask(request(["pass"]), 1.0))[0], Reply)
+        assert isinstance((await bot.ask(request(["pass"]), next(IDS), 1.0))[0], Reply)
 
         async def busy_referee() -> None:
             await trio.sleep(0)
             time.sleep(0.5)  # the whole loop stalls, as under a loaded machine
 
         nursery.start_soon(busy_referee)
-        reply, _ = await bot.ask(request(["pass"]), 0.2)
+        reply, _ = await bot.ask(request(["pass"]), next(IDS), 0.2)
         assert isinstance(reply, Reply), reply
         await bot.stop()
 
@@ -141,7 +145,7 @@ async def test_a_log_that_cannot_be_written_never_stops_the_bot(where: str, tmp_
         async with trio.open_nursery() as nursery:
             bot = await started(command, nursery, log_path)
             for _ in range(3):
-                reply, _ = await bot.ask(request(["pass"]), 2.0)
+                reply, _ = await bot.ask(request(["pass"]), next(IDS), 2.0)
                 assert isinstance(reply, Reply)
             await bot.stop()
     if where == "folder-removed":  # made again
@@ -166,7 +170,7 @@ async def test_a_stop_is_bounded_even_when_cancelled(tmp_path: pathlib.Path) -> 
     began = time.monotonic()
     async with trio.open_nursery() as nursery:
         bot = await started(command, nursery)
-        reply, _ = await bot.ask(request(["pass"]), 0.3)
+        reply, _ = await bot.ask(request(["pass"]), next(IDS), 0.3)
         assert isinstance(reply, Fault) and reply.kind is FaultKind.TIMEOUT
         with trio.CancelScope() as scope:
             scope.cancel()

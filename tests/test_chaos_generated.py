@@ -143,6 +143,9 @@ def test_generated_adversaries_cannot_break_a_league(
         if not any(name in game_id for name in names):
             assert stable(record) == stable(baseline[policy][game_id]), f"{game_id} differs without the adversaries"
     no_process_left(marker)
+    resumed = run(config, out, "--resume")  # a finished league resumes to itself
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert load(out) == played
 
 
 def _parent(pid: int) -> int:
@@ -240,4 +243,45 @@ def test_random_kills_then_resume(
             assert stable(record) == stable(uninterrupted[game_id]), f"{game_id} differs after the kill"
         else:
             assert record["faults"][0]["kind"] == "crash"
+    no_process_left(marker)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["forfeit", "substitute"])
+def test_generated_adversaries_cannot_break_a_match(policy: str, tmp_path: pathlib.Path) -> None:
+    """``rookarena match`` against a seeded adversary (named by its hello, which may be hostile): every game
+    recorded once and replayable, faults only on the adversary, a summary without a raw control character
+    or a forged line, no traceback and no process left."""
+    rng = random.Random(policy)
+    marker = f"rookarena-match-{uuid.uuid4().hex}"
+    seed, rate = rng.randrange(10**6), rng.choice([0.05, 0.15])
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "rookarena", "match"),
+            f"{sys.executable} {ADVERSARY} {seed} {rate} {marker}",
+            f"{sys.executable} -m rookarena.randombot 5",
+            *("--games", "2", "--move-time", "0.5", "--faults", policy, "--out", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        env={**ENV, "MARKER": marker},
+        timeout=240,
+        check=False,
+    )
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode in (0, 1, 3), result.stderr[-2000:]  # 1 only when the adversary never said hello
+    if result.returncode == 1:
+        assert "never completed its handshake" in result.stderr
+    else:
+        played = load(out)
+        assert len(played) == 2
+        for game_id, record in played.items():
+            if record.get("result", {}).get("hands", 1) > 0:
+                records.replay(record)
+            for fault in record["faults"]:
+                assert fault["bot"] != "rookarena-random", f"{game_id}: {fault}"
+    for text in (result.stdout, result.stderr):
+        assert all(ch.isprintable() or ch == "\n" for ch in text), repr(text)
+        assert not any(line.startswith("seat 0 (other)") for line in text.splitlines())
     no_process_left(marker)

@@ -21,6 +21,7 @@ import trio
 from rookarena.bots import ENV_ALLOWED, BotSpec, Limits
 from rookarena.presets import TOURNAMENT
 from rookarena.referee import TimeControl
+from rookarena.sessions import MARK as BOT_MARK
 from rookarena.tournament import Match, MatchConfig
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -128,9 +129,11 @@ def check_one(log: pathlib.Path, entries: list[dict[str, Any]], secret: str, own
         assert values["PATH"] == os.environ["PATH"]
         assert values["HOME"] == os.environ["HOME"]
         assert values["PYTHONUNBUFFERED"] == "1"
-        # Nothing else of the referee's environment: the allow-list, the bot's own, and what Python
-        # itself may add (LC_CTYPE, when it coerces a C locale).
-        assert set(names) <= {*ENV_ALLOWED, *own, "PYTHONUNBUFFERED", "LC_CTYPE"}, names
+        # Nothing else of the referee's environment: the allow-list, the bot's own, the mark its processes
+        # carry (BOT_MARK, the referee's own value), and what Python itself may add (LC_CTYPE, when it coerces a
+        # C locale).
+        assert BOT_MARK in names
+        assert set(names) <= {*ENV_ALLOWED, *own, "PYTHONUNBUFFERED", BOT_MARK, "LC_CTYPE"}, names
         for name, value in own.items():
             assert values[name] == ("1" if name == "PYTHONUNBUFFERED" else value), name
 

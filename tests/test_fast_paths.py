@@ -136,7 +136,7 @@ def test_a_whole_reply_read_at_once_means_what_it_means_byte_by_byte(data: bytes
     def awaiting() -> Conversation:
         conversation = Conversation()
         conversation.receive_data(b'{"type":"hello","name":"b","version":"1","protocol":"rook/1"}\n')
-        conversation.begin_request()
+        conversation.begin_request(1)
         return conversation
 
     at_once, one_by_one = awaiting(), awaiting()

@@ -57,10 +57,10 @@ def conversation(state: str, max_line: int = 4096, answered: int = 0) -> Convers
         return conv
     conv.buffer = LineBuffer()  # the lines of the set-up may be longer than ``max_line``
     assert conv.receive_data(HELLO) == [Hello("fuzz", "1")]
-    for _ in range(answered):
-        request_id, _ = conv.request({"type": "act"})
+    for request_id in range(1, answered + 1):
+        conv.request({"type": "act"}, request_id)
         assert isinstance(conv.receive_data(b'{"id": %d, "action": "pass"}\n' % request_id)[0], Reply)
-    conv.request({"type": "act", "legal": ["pass"]})
+    conv.request({"type": "act", "legal": ["pass"]}, answered + 1)
     assert conv.state is State.AWAIT_REPLY
     assert conv.buffer.pending == 0
     conv.buffer = LineBuffer(max_line)

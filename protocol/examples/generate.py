@@ -42,6 +42,7 @@ from rookarena.protocol import (
     encode,
     game_message,
     hello_message,
+    request_id,
     seat_seed,
 )
 from rookarena.records import derive_seed
@@ -103,13 +104,16 @@ def referee(preset_name: str, seed: int, hands: int | None = 1) -> tuple[Game, l
     for seat, message in enumerate(deal_messages(game)):
         seen[seat].append((TO_BOT, message))
 
+    numbers = [0] * 4
     while not game.is_over and (hands is None or len(game.history) < hands):
         seat = game.to_act
         legal = game.legal_actions()
-        request_id, data = conversations[seat].request(act_message(game, seat, legal, DEADLINE_MS, BANK_MS))
+        stamp = request_id(seed, seat, numbers[seat])
+        numbers[seat] += 1
+        data = conversations[seat].request(act_message(game, seat, legal, DEADLINE_MS, BANK_MS), stamp)
         seen[seat].append((TO_BOT, json.loads(data)))
         action: Action = random_action(legal, rng)
-        bot_sends(seat, {"id": request_id, "action": str(action)})
+        bot_sends(seat, {"id": stamp, "action": str(action)})
         hands_before, tricks_before = len(game.history), len(game.tricks)
         game.apply(action)
         for target, messages in enumerate(after_action(game, seat, action, hands_before, tricks_before)):
@@ -201,16 +205,16 @@ def _request_note(message: dict[str, Any]) -> str:
     view = message["view"]
     phase = view["phase"]
     if phase == "bidding":
-        return f"request {message['id']}: your call in the auction"
+        return "your call in the auction"
     if phase == "discard":
         nest_size = len(view["nest"])
-        return f"request {message['id']}: discard {len(view['discards']) + 1} of {nest_size}, one card per request"
+        return f"discard {len(view['discards']) + 1} of {nest_size}, one card per request"
     if phase == "trump":
         later = ", before discarding" if not view["discards"] else ""
-        return f"request {message['id']}: name trump{later}"
+        return f"name trump{later}"
     if view["trick"]:
-        return f"request {message['id']}: your card for trick {len(view['tricks']) + 1}"
-    return f"request {message['id']}: you lead trick {len(view['tricks']) + 1}"
+        return f"your card for trick {len(view['tricks']) + 1}"
+    return f"you lead trick {len(view['tricks']) + 1}"
 
 
 def example(preset_name: str) -> list[Entry]:

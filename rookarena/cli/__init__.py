@@ -20,13 +20,13 @@ import click
 import trio
 import yaml
 
-from rookarena import isolation, league, preflight, records, report, results, standings, tables, workers
+from rookarena import isolation, league, preflight, records, report, results, sessions, standings, tables, workers
 from rookarena import sprt as sequential
 from rookarena.bots import BotSpec, Limits, command_of
 from rookarena.config import LeagueConfig
 from rookarena.config import load as load_config
 from rookarena.errors import RookError
-from rookarena.names import name_problem
+from rookarena.names import name_from_hello, name_problem
 from rookarena.presets import PRESETS, preset, resolve
 from rookarena.records import derive_seed
 from rookarena.referee import FaultPolicy, TimeControl
@@ -623,7 +623,7 @@ def run(
         except OSError as exc:
             click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
             placement = None
-    results.note_placement(out_dir, config.pin_cpus, placement)
+    results.note_placement(out_dir, config.pin_cpus, placement, sessions.tracking())
     progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
     sink = results.RecordSink(out_dir / results.GAMES_FILE)
 
@@ -814,7 +814,7 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
                 cause = found.fault.detail if found.fault is not None else "no hello"
                 tail = f"; its stderr ended with: {found.stderr_tail!r}" if found.stderr_tail else ""
                 raise click.ClickException(f"{' '.join(spec.command)!r} never completed its handshake: {cause}{tail}")
-            spec = dataclasses.replace(spec, name=found.hello.name)
+            spec = dataclasses.replace(spec, name=name_from_hello(found.hello.name))
         taken = [other.name for other in named if other is not None and other.command != spec.command] if spec else []
         if spec is not None and spec.name in taken:
             spec = dataclasses.replace(spec, name=f"{spec.name}-{taken.count(spec.name) + 1}")

@@ -1,5 +1,9 @@
 """The rook/1 conversation of the built-in bots: read lines on stdin, answer requests on stdout.
 
+A line that is not a message (not JSON, not an object, an ``act`` without its ``id`` or ``legal`` list) is
+skipped with one line on stderr, and the bot reads on: the referee never sends one, and a person trying a
+bot by hand gets a sentence instead of a traceback.
+
 The one place a built-in player meets the clock: each request's deadline is read when its line
 arrives, and the player gets a :class:`Deadline` at a safe fraction of the time it may use, so that
 the reply reaches the referee before its deadline even on a busy machine.
@@ -16,6 +20,7 @@ from rookarena.players import RandomPlayer
 from rookarena.players.base import Deadline, Player
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.search import SearchPlayer, settings_for
+from rookarena.protocol import referee_message
 
 # The share of a request's deadline (and of the time bank) a player may think for.
 DEADLINE_SHARE = 0.4
@@ -33,11 +38,14 @@ def serve(player: Player, version: str, stdin: IO[str] | None = None, stdout: IO
     """Play rook/1 until ``bye`` or the end of input; return the exit status (0)."""
     source = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
-    for line in source:
+    for number, line in enumerate(source, 1):
         received = time.monotonic()
         if not line.strip():
             continue
-        message = json.loads(line)
+        message = referee_message(line)
+        if isinstance(message, str):
+            print(f"{player.name}: line {number} of its input: {message}: skipped", file=sys.stderr, flush=True)
+            continue
         kind = message.get("type")
         if kind == "act":
             try:

@@ -4,14 +4,28 @@ Usage: adversary.py SEED RATE [MARKER]. At each request it answers right with pr
 and otherwise misbehaves in one way drawn from :data:`MOVES` (the same seed always gives the same choices
 for the same requests). MARKER is ignored; tests put it on the command line to find processes left behind.
 
-Named modes instead of a seed (``adversary.py MODE RATE``) repeat one misbehaviour at every chance:
+Named modes instead of a seed (``adversary.py MODE RATE``) repeat one misbehaviour at every chance (any
+move of :data:`MOVES` too, with probability RATE):
 ``empty-flood`` (after its hello, empty lines without end), ``stale-late`` (answers the previous
 request's id until past the deadline), ``future-id`` (after each reply, a reply for the next request, sent
-a little later), ``slow`` (answers right, after RATE seconds).
+a little later), ``presend`` (after each reply, at a random delay of up to RATE seconds, replies guessing
+the next request's id: the id plus one, the same id again, and one drawn at random), ``slow`` (answers
+right, after RATE seconds), ``deaf`` (answers the first request, then never reads its input again),
+``orphans`` (at each request, leaves a setsid'd child or a double-forked grandchild behind that outlives
+it, then answers right), ``orphans-at-bye`` (plays right; at ``bye`` leaves a setsid'd child and a
+setsid'd double-forked grandchild, and exits at once), ``unmarked`` (the same grandchild, without the
+mark the referee put in its environment), ``daemon`` (runs as a setsid'd grandchild, its
+first process exiting at once, and ignores ``bye``).
+
+A seeded adversary also draws its hello's name: plain, or holding a newline, NUL, a lone surrogate, a
+bidi override or control characters; and whether it shrinks its input pipe to 4 KiB (as ``deaf`` does),
+so that not reading soon fills it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import random
@@ -40,7 +54,30 @@ MOVES = (
     "illegal",  # a well-formed action that is not legal
     "flood-stale",  # replies with the previous id until past the deadline
     "flood-empty",  # empty lines until past the deadline
+    "presend",  # the right reply, then at a random delay a guess at the next request's reply
+    "setsid-child",  # leaves a child that left its session (setsid) and outlives the bot
+    "double-fork",  # leaves a grandchild whose parent exited (re-parented), then the right reply
+    "exit-held",  # exits, its stdout held open by a child it leaves running
+    "nan",  # a reply with NaN in it (not JSON)
+    "dup-key",  # a reply with the key "action" twice
+    "bom",  # the right reply after a byte order mark
+    "deaf",  # the right reply, then never reads its input again
 )
+
+F_SETPIPE_SZ = 1031  # fcntl: set a pipe's capacity (Linux)
+
+NAMES = (
+    "adversary",
+    "adv\nseat 0 (other) crash: forged",  # a forged line in a printed summary
+    "nul\x00name",
+    "lone\ud800surrogate",
+    "bidi\u202egnp.exe",
+    "bell\x07\x1b[31mred",
+)
+# A process that outlives the bot (a shell that waits; the arguments keep the test's marker on its command
+# line), and the same started so that its parent exits at once (a double fork: it is re-parented).
+SLEEPER = ["/bin/sh", "-c", 'sleep 60; : "$0"', *sys.argv[1:]]
+DETACHED = ["/bin/sh", "-c", '(sleep 60; : "$0") & exit', *sys.argv[1:]]
 
 
 def write(data: str) -> None:
@@ -107,6 +144,27 @@ def misbehave(move: str, request: dict[str, object], deadline: float) -> None:
         write(right)
     elif move == "illegal":
         write(reply(request, action="bid 999"))
+    elif move == "presend":
+        write(right)
+        presend(request, random.uniform(0, 0.005))
+    elif move == "setsid-child":
+        subprocess.Popen(SLEEPER, start_new_session=True)
+        write(right)
+    elif move == "double-fork":
+        double_fork()
+        write(right)
+    elif move == "exit-held":
+        subprocess.Popen(SLEEPER, stdout=sys.stdout)
+        os._exit(3)
+    elif move == "nan":
+        write(f'{{"id":{request_id},"action":"{first_legal(request)}","score":NaN}}\n')
+    elif move == "dup-key":
+        write(f'{{"id":{request_id},"action":"bid 999","action":"{first_legal(request)}"}}\n')
+    elif move == "bom":
+        write("\ufeff" + right)
+    elif move == "deaf":
+        write(right)
+        time.sleep(60)
     elif move in ("flood-stale", "flood-empty"):
         line = "\n" if move == "flood-empty" else reply(request, request_id=request_id - 1)
         end = time.monotonic() + deadline + 0.2
@@ -117,15 +175,52 @@ def misbehave(move: str, request: dict[str, object], deadline: float) -> None:
         raise AssertionError(move)
 
 
+def first_legal(request: dict[str, object]) -> str:
+    legal = request["legal"]
+    assert isinstance(legal, list)
+    return str(legal[0])
+
+
+def presend(request: dict[str, object], delay: float) -> None:
+    """Replies written before the next request is sent, guessing its id; each would be illegal if applied."""
+    request_id = request["id"]
+    assert isinstance(request_id, int)
+    time.sleep(delay)
+    guesses = (request_id + 1, request_id, random.getrandbits(53))
+    write("".join(reply(request, action="bid 999", request_id=guess) for guess in guesses))
+
+
+def double_fork(setsid: bool = False) -> None:
+    """A grandchild that outlives its parent (so is re-parented), in the bot's own session or a new one."""
+    subprocess.run(DETACHED, check=False, start_new_session=setsid)
+
+
+def daemonize() -> None:
+    """Go on as a setsid'd grandchild, holding the pipes; the process the referee started exits at once."""
+    if os.fork():
+        os._exit(0)
+    os.setsid()
+    if os.fork():
+        os._exit(0)
+
+
 def main() -> None:
     mode, rate = sys.argv[1], float(sys.argv[2])
     rng = random.Random(mode)
+    name = NAMES[rng.randrange(len(NAMES))] if mode.isdigit() else "adversary"
+    if mode == "daemon":
+        daemonize()
+    small = mode == "deaf" or (mode.isdigit() and rng.random() < 0.5)
+    if small:  # its input pipe made as small as the kernel allows, so that it fills within a request or two
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(0, F_SETPIPE_SZ, 4096)
     previous: int | None = None
+    answered = 0
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
-            write(json.dumps({"type": "hello", "name": "adversary", "version": "1", "protocol": "rook/1"}) + "\n")
+            write(json.dumps({"type": "hello", "name": name, "version": "1", "protocol": "rook/1"}) + "\n")
             if mode == "empty-flood":
                 while True:
                     write("\n" * 256)
@@ -139,17 +234,41 @@ def main() -> None:
             elif mode == "slow":  # a well-behaved bot that thinks for rate seconds
                 time.sleep(rate)
                 write(reply(message))
+            elif mode == "presend":
+                write(reply(message))
+                presend(message, rng.uniform(0, rate))
+            elif mode == "deaf" and answered:
+                time.sleep(60)
+            elif mode == "orphans":
+                if rng.random() < 0.5:
+                    subprocess.Popen(SLEEPER, start_new_session=True)
+                else:
+                    double_fork(setsid=rng.random() < 0.5)
+                write(reply(message))
             elif mode == "future-id":
                 write(reply(message))
                 time.sleep(0.02)
                 write(reply(message, action="bid 999", request_id=message["id"] + 1))
-            elif mode not in ("stale-late", "future-id", "slow") and rng.random() < rate:
+            elif mode.isdigit() and rng.random() < rate:
                 misbehave(rng.choice(MOVES), message, deadline)
+            elif mode in MOVES and rng.random() < rate:  # one move, at every chance
+                misbehave(mode, message, deadline)
             else:
                 write(reply(message))
             previous = message["id"]
-        elif kind == "bye":
+            answered += 1
+        elif kind == "bye" and mode == "unmarked":
+            scrubbed = {name: value for name, value in os.environ.items() if name != "ROOKARENA_BOT"}
+            subprocess.run(DETACHED, check=False, start_new_session=True, env=scrubbed)
             return
+        elif kind == "bye" and mode == "orphans-at-bye":
+            subprocess.Popen(SLEEPER, start_new_session=True)
+            double_fork(setsid=True)
+            return
+        elif kind == "bye" and mode != "daemon":
+            return
+    if mode == "daemon":
+        time.sleep(60)
 
 
 if __name__ == "__main__":

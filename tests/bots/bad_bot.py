@@ -32,12 +32,14 @@ def main() -> None:
         sys.stderr.write("x" * 5_000_000)
         sys.stderr.flush()
     requests = 0
+    previous = 0  # the id of the last request
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
             send({"type": "hello", "name": "bad-" + MODE, "version": "0", "protocol": "rook/1"})
         elif message["type"] == "act":
             requests += 1
+            previous, last = message["id"], previous
             if requests == 5:
                 if MODE == "crash-mid":
                     os._exit(7)
@@ -51,7 +53,7 @@ def main() -> None:
                     send({"id": message["id"], "action": "bid 999"})
                     continue
                 if MODE == "stale-id":
-                    send({"id": message["id"] - 1, "action": message["legal"][0]})
+                    send({"id": last, "action": message["legal"][0]})  # the previous request's id
                     continue
                 if MODE == "memory-hog":
                     hoard = []

@@ -7,7 +7,7 @@ reply is sent twice), ``noflush`` (stdout is never flushed, as a C program's
 is not when it forgets ``fflush``) or ``linger`` (the bot ignores ``bye`` and the end of its input).
 LINE may hold ``\\n`` and these placeholders, filled from the request:
 
-    {id} {id-1} {id+1000}     the request's id, the previous one, one never sent
+    {id} {id-1} {id+1000}     the request's id, the previous request's, one never sent (the id plus 1000)
     {legal}                   the first legal string, e.g. ``play R8``
     {word}                    its second word, e.g. ``R8``
     {lower}                   the first legal string in lower case, e.g. ``play r8``
@@ -41,7 +41,7 @@ def phase(legal: list[str]) -> str:
     return {"pass": "bidding", "bid": "bidding"}.get(verb, verb)
 
 
-def fill(line: str, message: dict[str, object]) -> str:
+def fill(line: str, message: dict[str, object], previous: int) -> str:
     request_id = int(message["id"])  # type: ignore[call-overload]
     legal = [str(action) for action in message["legal"]]  # type: ignore[attr-defined]
     first = legal[0]
@@ -49,7 +49,7 @@ def fill(line: str, message: dict[str, object]) -> str:
     bids = [int(action.split()[1]) for action in legal if action.startswith("bid ")]
     values = {
         "{id}": str(request_id),
-        "{id-1}": str(request_id - 1),
+        "{id-1}": str(previous),
         "{id+1000}": str(request_id + 1000),
         "{legal}": first,
         "{word}": word,
@@ -59,13 +59,14 @@ def fill(line: str, message: dict[str, object]) -> str:
     }
     for key, value in values.items():
         line = line.replace(key, value)
-    return line.replace("\\n", "\n")
+    return line.replace("\\n", "\n").replace("\\ufeff", "\ufeff")
 
 
 def main() -> None:
     if WHEN == "noflush":  # block-buffered, as C's stdio is on a pipe (the referee sets PYTHONUNBUFFERED)
         sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False), 65536))
     fired = False
+    previous = 0  # the id of the request before this one
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -79,13 +80,14 @@ def main() -> None:
                 send(json.dumps(HELLO))
         elif kind == "act":
             legal = message["legal"]
+            previous, last = message["id"], previous
             reply = json.dumps({"id": message["id"], "action": legal[-1] if legal[-1].startswith("bid") else legal[0]})
             if WHEN == "passer" and "pass" in legal:
                 send(json.dumps({"id": message["id"], "action": "pass"}))
                 continue
             if not fired and phase(legal) == WHEN:
                 fired = True
-                send(fill(LINE, message))
+                send(fill(LINE, message, last))
                 continue
             send(reply)
             if WHEN == "twice" and not fired:
