@@ -261,7 +261,9 @@ class _Reader:
         limits = self.limits(get("limits"), time)
         reuse = self.boolean(top["reuse"][1], "reuse") if "reuse" in top else True
         isolation = self.choice(top["isolation"][1], "isolation", ISOLATIONS) if "isolation" in top else "none"
-        once = self.boolean(top["process_per_game"][1], "process_per_game") if "process_per_game" in top else False
+        once: bool | None = None  # unset: a process per game exactly where the entry is isolated
+        if "process_per_game" in top:
+            once = self.boolean(top["process_per_game"][1], "process_per_game")
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
         entries = self.bots(top["bots"][1], limits, reuse, isolation, once)
@@ -332,7 +334,9 @@ class _Reader:
                 raise ConfigError(f"{exc} ({unit})") from None
         return dataclasses.replace(base, **values)
 
-    def bots(self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str, once: bool) -> tuple[Entry, ...]:
+    def bots(
+        self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str, once: bool | None
+    ) -> tuple[Entry, ...]:
         if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
             raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
         entries: list[Entry] = []
@@ -361,7 +365,12 @@ class _Reader:
                 prefix = self.command(keys["sandbox"][1], f"{where}.sandbox", name, cwd, env).command
             bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
             keep = self.boolean(keys["reuse"][1], f"{where}.reuse") if "reuse" in keys else reuse
-            new = once
+            shut = isolation
+            if "isolation" in keys:
+                shut = self.choice(keys["isolation"][1], f"{where}.isolation", ISOLATIONS)
+            # An isolated bot plays each game in a new process unless told otherwise: a process kept from
+            # game to game remembers deals it will meet again from another seat (duplicate twins, pairings).
+            new = shut != "none" if once is None else once
             if "process_per_game" in keys:
                 new = self.boolean(keys["process_per_game"][1], f"{where}.process_per_game")
             bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep, per_game=new)
@@ -371,9 +380,6 @@ class _Reader:
                 partner = dataclasses.replace(
                     partner, command=prefix + partner.command, limits=own, reuse=keep, per_game=new
                 )
-            shut = isolation
-            if "isolation" in keys:
-                shut = self.choice(keys["isolation"][1], f"{where}.isolation", ISOLATIONS)
             entries.append(Entry(name, bot, partner, shut))
         return tuple(entries)
 

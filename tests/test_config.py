@@ -508,3 +508,26 @@ def test_a_value_is_read_from_its_node_as_safe_load_reads_its_text(value: object
     second = yaml.compose(aliased, Loader=yaml.SafeLoader)
     assert second is not None
     assert _Reader("f.yaml", pathlib.Path(".")).value(second) == expected
+
+
+@pytest.mark.parametrize(
+    ("league_keys", "beta_keys", "expected"),
+    [
+        ("", "", (False, False)),
+        ("isolation: bwrap\n", "", (True, True)),
+        ("isolation: bwrap\nprocess_per_game: false\n", "", (False, False)),
+        ("isolation: bwrap\n", "    process_per_game: false\n", (True, False)),
+        ("", "    isolation: bwrap\n", (False, True)),
+        ("process_per_game: true\n", "", (True, True)),
+        ("process_per_game: false\n", "    isolation: bwrap\n", (False, False)),
+    ],
+)
+def test_an_isolated_entry_plays_each_game_in_new_processes_unless_told(
+    tmp_path: pathlib.Path, league_keys: str, beta_keys: str, expected: tuple[bool, bool]
+) -> None:
+    """Isolation closes the memory channel too by default: a process kept from game to game remembers deals."""
+    path = tmp_path / "league.yaml"
+    path.write_text(HEAD + league_keys + "bots:\n" + ALPHA + BETA + beta_keys, encoding="utf-8")
+    alpha, beta = load(path).entries
+    assert (alpha.bot.per_game, beta.bot.per_game) == expected
+    assert (alpha.partner.per_game, beta.partner.per_game) == expected

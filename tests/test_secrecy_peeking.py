@@ -7,7 +7,8 @@ id, request ids) learn nothing; under ``isolation: bwrap`` no channel does (mess
 partner through /tmp, /dev/shm, abstract sockets and signals), and it never even reaches another
 process or file of the league. The controls show that each channel works where it is open: with a
 guessable seed, and without isolation. A bot's memory of its own earlier games of the same deal is
-counted apart: isolation leaves it open, ``process_per_game: true`` closes it (see docs/league.md §8).
+counted apart: isolation plays each game in new processes unless ``process_per_game: false`` says
+otherwise, which leaves that channel open (see docs/league.md §8).
 
 The slow tests play over 1,000 peeking seat-games each.
 """
@@ -39,7 +40,7 @@ def league(
     isolation: bool,
     seed: int | None = None,
     jobs: int = 1,
-    per_game: bool = False,
+    per_game: bool | None = None,
 ) -> pathlib.Path:
     """Run a league of the two peekers and the random bot; return its results directory."""
     lines = [
@@ -51,7 +52,7 @@ def league(
         "time: {move: 10, startup: 20}",
         *([f"seed: {seed}"] if seed is not None else []),
         *(["isolation: bwrap"] if isolation else []),
-        *(["process_per_game: true"] if per_game else []),
+        *([f"process_per_game: {str(per_game).lower()}"] if per_game is not None else []),
         "bots:",
         *(f"  - {{name: {name}, command: [{sys.executable}, {PEEKER}, {channels}]}}" for name in PEEKERS),
         f"  - {{name: random, command: [{sys.executable}, -m, rookarena.randombot, '3']}}",
@@ -176,18 +177,21 @@ def test_the_match_command_deals_from_a_drawn_seed(tmp_path: pathlib.Path) -> No
 
 @needs_bwrap
 def test_isolated_no_channel_tells_a_card_nor_reaches_anyone(tmp_path: pathlib.Path) -> None:
-    found = Findings(league(tmp_path, games=6, channels="all", isolation=True))
-    assert found.seat_games >= 30, found.summary()
+    """Isolation's defaults: its own sandbox for each process, and new processes for every game."""
+    found = Findings(league(tmp_path, games=4, channels="all", isolation=True))
+    assert found.seat_games >= 20, found.summary()
     assert found.reports >= found.seat_games, found.summary()
-    assert found.but_memory() == {}, found.summary()
+    assert dict(found.learned) == {}, found.summary()
     assert dict(found.contacts) == {}, found.summary()
 
 
 @needs_bwrap
-def test_isolated_with_a_process_per_game_a_bot_does_not_even_remember(tmp_path: pathlib.Path) -> None:
-    found = Findings(league(tmp_path, games=4, channels="all", isolation=True, per_game=True))
-    assert found.seat_games >= 20, found.summary()
-    assert dict(found.learned) == {}, found.summary()
+def test_isolated_processes_kept_from_game_to_game_remember_deals(tmp_path: pathlib.Path) -> None:
+    """The control for the test above: with `process_per_game: false` only the bot's memory tells cards."""
+    found = Findings(league(tmp_path, games=6, channels="all", isolation=True, per_game=False))
+    assert found.seat_games >= 30, found.summary()
+    assert found.learned[MEMORY] > 0, found.summary()
+    assert found.but_memory() == {}, found.summary()
     assert dict(found.contacts) == {}, found.summary()
 
 
@@ -209,18 +213,8 @@ def test_over_a_thousand_seat_games_the_messages_tell_no_card(tmp_path: pathlib.
 
 @needs_bwrap
 @pytest.mark.slow
-def test_over_a_thousand_isolated_seat_games_no_channel_tells_a_card(tmp_path: pathlib.Path) -> None:
+def test_over_a_thousand_isolated_seat_games_nothing_is_learned(tmp_path: pathlib.Path) -> None:
     found = Findings(league(tmp_path, games=126, channels="all", isolation=True, jobs=2))
-    print(found.summary())
-    assert found.seat_games >= 1000, found.summary()
-    assert found.but_memory() == {}, found.summary()
-    assert dict(found.contacts) == {}, found.summary()
-
-
-@needs_bwrap
-@pytest.mark.slow
-def test_over_a_thousand_isolated_seat_games_with_a_process_each_nothing_is_learned(tmp_path: pathlib.Path) -> None:
-    found = Findings(league(tmp_path, games=126, channels="all", isolation=True, jobs=2, per_game=True))
     print(found.summary())
     assert found.seat_games >= 1000, found.summary()
     assert dict(found.learned) == {}, found.summary()

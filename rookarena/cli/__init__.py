@@ -460,7 +460,9 @@ def _isolated_teams(
 
     def shut(team: tuple[BotSpec, BotSpec], other: tuple[BotSpec, BotSpec]) -> tuple[BotSpec, BotSpec]:
         hidden = isolation.hidden_paths(out_dir, None, other)
-        return isolation.isolate(team[0], hidden), isolation.isolate(team[1], hidden)
+        # each game in new processes, as in a league: a kept process would remember deals it meets again
+        first, second = (dataclasses.replace(isolation.isolate(spec, hidden), per_game=True) for spec in team)
+        return first, second
 
     return shut(team_a, team_b), shut(team_b, team_a)
 
