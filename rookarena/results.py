@@ -292,6 +292,11 @@ def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
     return out
 
 
+def games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
+    """The games files of ``directories``, after checking they are shards of one league."""
+    return _games_files(directories)
+
+
 def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:
     """The records of ``path`` one at a time: a last line cut short by a crash is dropped; damage anywhere
     else is an error."""

@@ -60,17 +60,6 @@ def _write_page(path: pathlib.Path, text: str) -> None:
         raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
 
 
-def _game_index(played: list[dict[str, Any]], game: str, directory: str) -> int:
-    from rookarena.web import model  # noqa: PLC0415
-
-    index = model.find(played, game)
-    if index is None:
-        ids = model.game_ids(played)
-        shown = ", ".join(repr(i) for i in ids[:5]) + (f" ... ({len(ids)} games)" if len(ids) > 5 else "")
-        raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
-    return index
-
-
 @main.command("report")
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
@@ -99,18 +88,28 @@ def report_command(
     """
     from rookarena import __version__  # noqa: PLC0415
     from rookarena import sprt as sequential  # noqa: PLC0415
-    from rookarena.web import model, page  # noqa: PLC0415
+    from rookarena.web import model, page, sources  # noqa: PLC0415
 
-    found = _load_results(directories)
+    try:
+        found = sources.scan([pathlib.Path(d) for d in directories])
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not len(found.digest):
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
     test = None
     if sprt is not None:
         try:
             test = sequential.SequentialTest(
-                sequential.Model(model.sprt_model(found.records)), sprt[0], sprt[1], alpha, beta
+                sequential.Model(model.sprt_model(found.digest.results)), sprt[0], sprt[1], alpha, beta
             )
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--sprt") from None
-    data = model.report_data(found.records, found.info, found.tails, cap=embed, test=test, version=__version__)
+    plan = model.embed_plan(found.digest, embed)
+    try:
+        embedded = found.records(plan.positions)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    data = model.report_page(found.digest, plan, embedded, found.info, found.tails, test, __version__)
     path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
     text = page.render(data, f"rookarena: {data['league']['name']}")
     _write_page(path, text)
@@ -120,6 +119,31 @@ def report_command(
     )
 
 
+def _find_game(directory: str, game: str) -> dict[str, Any]:
+    """The record of GAME in DIRECTORY, found by searching the file rather than reading every record."""
+    from rookarena.web import model, sources  # noqa: PLC0415
+
+    path = pathlib.Path(directory) / results.GAMES_FILE
+    if not path.exists():
+        raise click.ClickException(f"{directory}: no {results.GAMES_FILE} here")
+    record = sources.find_record(path, game)
+    if record is not None:
+        return record
+    ids: list[str] = []
+    count = 0
+    try:
+        for index, (_, found) in enumerate(sources.each_line(path)):
+            count += 1
+            if len(ids) < 5:
+                ids.append(model.game_id(found, index))
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not count:
+        raise click.ClickException(f"no games in {directory!r}")
+    shown = ", ".join(repr(i) for i in ids) + (f" ... ({count} games)" if count > 5 else "")
+    raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
+
+
 @main.command("replay")
 @click.argument("directory", type=click.Path(file_okay=False, exists=True))
 @click.argument("game")
@@ -127,11 +151,14 @@ def report_command(
 def replay_command(directory: str, game: str, output: str | None) -> None:
     """Write the replay viewer of game GAME of DIRECTORY as one HTML file (with its duplicate partner)."""
     from rookarena import __version__  # noqa: PLC0415
-    from rookarena.web import model, page  # noqa: PLC0415
+    from rookarena.web import model, page, sources  # noqa: PLC0415
 
-    found = _load_results((directory,))
-    _game_index(found.records, game, directory)
-    data = model.replay_data(found.records, game, version=__version__)
+    record = _find_game(directory, game)
+    games = [(game, record)]
+    partner = sources.find_partner(pathlib.Path(directory) / results.GAMES_FILE, record, game)
+    if partner is not None:
+        games.append(partner)
+    data = model.replay_page(games, version=__version__)
     path = pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html"
     _write_page(path, page.render(data, f"rookarena: {game}"))
     click.echo(f"replay: {path}")
@@ -145,9 +172,8 @@ def show_command(directory: str, game: str, seat: int | None) -> None:
     """Print game GAME of DIRECTORY as text: every hand's cards, auction, nest, trump, tricks and scores."""
     from rookarena.web import text  # noqa: PLC0415
 
-    found = _load_results((directory,))
-    index = _game_index(found.records, game, directory)
-    click.echo(text.game_text(found.records[index], seat=seat, game_id=game), nl=False)
+    record = _find_game(directory, game)
+    click.echo(text.game_text(record, seat=seat, game_id=game), nl=False)
 
 
 @main.command("diff")

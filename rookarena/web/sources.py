@@ -8,16 +8,18 @@ fault's log is the one of its bot and slot whose unit started last at or before 
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import json
 import pathlib
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from rookarena import results
-from rookarena.web.model import LeagueInfo, LogTail, game_id
+from rookarena import records, results, standings
+from rookarena.errors import RookError
+from rookarena.web.model import Digest, LeagueInfo, LogTail, game_id
 
 TAIL_LINES = 20
 TAIL_BYTES = 64 * 1024
@@ -49,6 +51,169 @@ def load(directories: Sequence[pathlib.Path]) -> Results:
             if isinstance(seat, int) and (gid, seat) not in tails:
                 tails[(gid, seat)] = log_tail(directory, record, gid, seat, str(fault.get("bot", "")))
     return Results(played, info(directories, len(played)), tails)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Scan:
+    """One pass over the records of ``directories`` (shards merged as :func:`load` merges them): a
+    :class:`Digest` of every game, where each game's record starts (file and byte offset), the league's
+    settings and the stderr tails of faulted bots. Records are read again only by position."""
+
+    digest: Digest
+    files: tuple[pathlib.Path, ...]
+    file_of: array.array[int]
+    offset_of: array.array[int]
+    info: LeagueInfo
+    tails: dict[tuple[str, int], LogTail]
+
+    def records(self, positions: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The records at ``positions``, each read from its offset."""
+        out: dict[int, dict[str, Any]] = {}
+        wanted = sorted(positions, key=lambda p: (self.file_of[p], self.offset_of[p]))
+        streams: dict[int, Any] = {}
+        try:
+            for position in wanted:
+                number = self.file_of[position]
+                stream = streams.get(number)
+                if stream is None:
+                    stream = streams[number] = self.files[number].open("rb")
+                stream.seek(self.offset_of[position])
+                out[position] = records.loads(stream.readline().decode("utf-8"))
+        finally:
+            for stream in streams.values():
+                stream.close()
+        return out
+
+
+def each_line(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The records of ``path`` with the byte offset each starts at, read as
+    :func:`rookarena.results.each_record` reads them (a last line cut short is dropped)."""
+    offset = 0
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, 1):
+            start, offset = offset, offset + len(line)
+            if not line.strip():
+                continue
+            try:
+                record = records.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, RookError) as exc:
+                if not line.endswith(b"\n"):
+                    return
+                raise results.ResultsError(f"{path}:{number}: damaged record: {exc}") from None
+            yield start, record
+
+
+def scan(directories: Sequence[pathlib.Path]) -> Scan:
+    """:class:`Scan` of ``directories``: memory grows by a couple of hundred bytes a game, never with the
+    records' size."""
+    files = tuple(results.games_files(directories))
+    summary = Digest()
+    file_of, offset_of = array.array("B"), array.array("q")
+    seen: set[str] = set()
+    tails: dict[tuple[str, int], LogTail] = {}
+    for number, path in enumerate(files):
+        for offset, record in each_line(path):
+            if "game_id" in record:
+                key = str(record["game_id"])
+                if key in seen:
+                    continue
+                seen.add(key)
+            position = summary.add(record)
+            file_of.append(number)
+            offset_of.append(offset)
+            gid = summary.ids[position]
+            for fault in record.get("faults") or []:
+                seat = fault.get("seat")
+                if isinstance(seat, int) and (gid, seat) not in tails:
+                    tails[(gid, seat)] = log_tail(path.parent, record, gid, seat, str(fault.get("bot", "")))
+    return Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
+
+
+CHUNK = 1 << 20
+
+
+def lines_with(path: pathlib.Path, needles: Sequence[bytes]) -> Iterator[tuple[int, bytes]]:
+    """Every line of ``path`` holding one of ``needles``, with its offset, in order; read a chunk at a
+    time and searched as bytes, so that finding one game in a large file parses nothing else."""
+    carry = b""
+    base = 0  # the file offset of carry's first byte
+    with path.open("rb") as stream:
+        while True:
+            chunk = stream.read(CHUNK)
+            buffer = carry + chunk
+            end = len(buffer) if not chunk else buffer.rfind(b"\n") + 1
+            if end > 0:
+                starts: set[int] = set()
+                for needle in needles:
+                    at = buffer.find(needle, 0, end)
+                    while at >= 0:
+                        starts.add(buffer.rfind(b"\n", 0, at) + 1)
+                        at = buffer.find(needle, at + 1, end)
+                for start in sorted(starts):
+                    stop = buffer.find(b"\n", start, end)
+                    yield base + start, buffer[start : end if stop < 0 else stop + 1]
+                carry, base = buffer[end:], base + end
+            else:
+                carry = buffer
+            if not chunk:
+                return
+
+
+def _record_at(line: bytes) -> dict[str, Any] | None:
+    try:
+        return records.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, RookError):
+        return None
+
+
+def find_record(path: pathlib.Path, wanted: str) -> dict[str, Any] | None:
+    """The record of game ``wanted`` in ``path``, found without parsing the others: the first record
+    whose ``game_id`` is ``wanted``, or for ids of the form ``game-N`` the N-th record when records have
+    no ``game_id``."""
+    needle = b'"game_id":' + json.dumps(wanted, ensure_ascii=False).encode()
+    needles = [needle, b'"game_id":' + json.dumps(wanted).encode()]
+    for _, line in lines_with(path, sorted(set(needles))):
+        record = _record_at(line)
+        if record is not None and str(record.get("game_id")) == wanted:
+            return record
+    match = re.fullmatch(r"game-([1-9]\d*)", wanted)
+    if match is None:
+        return None
+    for index, (_, record) in enumerate(each_line(path)):
+        if index == int(match[1]) - 1:
+            return record if "game_id" not in record else None
+    return None
+
+
+def find_partner(path: pathlib.Path, record: dict[str, Any], gid: str) -> tuple[str, dict[str, Any]] | None:
+    """The other game of ``record``'s duplicate deal pair in ``path``, as :func:`rookarena.web.model.partners`
+    pairs them (the deal's only two games, each entry once as team 0), read by searching for its deal."""
+    game = standings.game_result(record, keep=False)
+    key = game.deal_key
+    if key is None or game.teams[0] == game.teams[1]:
+        return None
+    league = record.get("league")
+    if league is not None:
+        marks = [b'"deal":%d%s' % (league["deal"], end) for end in (b",", b"}")]
+    else:
+        marks = [b'"seed":%d%s' % (record["seed"], end) for end in (b",", b"}")]
+    same: list[tuple[str, dict[str, Any]]] = []
+    for index, (_, line) in enumerate(lines_with(path, marks)):
+        other = _record_at(line)
+        if other is None:
+            continue
+        result = standings.game_result(other, keep=False)
+        if result.deal_key == key and result.teams[0] != result.teams[1]:
+            same.append((game_id(other, index), other))
+    if len(same) != 2:
+        return None
+    ids = [candidate for candidate, _ in same]
+    if gid not in ids:
+        return None
+    partner = same[1 - ids.index(gid)]
+    if standings.game_result(partner[1], keep=False).teams != game.teams[::-1]:
+        return None
+    return partner
 
 
 def _meta(directory: pathlib.Path) -> dict[str, Any] | None:
