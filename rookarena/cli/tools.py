@@ -106,17 +106,23 @@ def report_command(
             raise click.BadParameter(str(exc), param_hint="--sprt") from None
     plan = model.embed_plan(found.digest, embed)
     try:
-        embedded = found.records(plan.positions)
+        lines = found.lines(plan.positions)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
-    data = model.report_page(found.digest, plan, embedded, found.info, found.tails, test, __version__)
+    data = model.report_page(found.digest, plan, {}, found.info, found.tails, test, __version__, lean=True)
+    raw = {
+        "games": found.digest.index_json(plan.partner, plan.positions),
+        "records": page.records_json({found.digest.ids[p]: lines[p] for p in plan.positions}),
+    }
+    del lines
     path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
-    text = page.render(data, f"rookarena: {data['league']['name']}")
-    _write_page(path, text)
+    try:
+        with path.open("wb") as stream:
+            size = page.write(stream, data, f"rookarena: {data['league']['name']}", raw)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
     note = data["embed"]
-    click.echo(
-        f"report: {path} ({len(text.encode()) / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)"
-    )
+    click.echo(f"report: {path} ({size / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)")
 
 
 def _find_game(directory: str, game: str) -> dict[str, Any]:

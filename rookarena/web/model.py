@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import array
 import dataclasses
+import functools
+import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -231,6 +233,20 @@ class Digest:
             "rows": rows,
             "embedded": sorted(embedded),
         }
+
+    def index_json(self, partner: Mapping[int, int], embedded: Iterable[int]) -> str:
+        """:meth:`index_data` as JSON text, written a row at a time (no list of every row is made)."""
+        dumps = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        head = {
+            "columns": [*INDEX_COLUMNS, "partner"],
+            "values": [list(v) if isinstance(v, tuple) else v for v in self._values],
+            "embedded": sorted(embedded),
+        }
+        rows = ",".join(
+            f"[{dumps(gid)},{','.join(map(str, self.row(position)))},{partner.get(position, -1)}]"
+            for position, gid in enumerate(self.ids)
+        )
+        return dumps(head)[:-1] + ',"rows":[' + rows + "]}"
 
 
 def pair_positions(played: Sequence[standings.GameResult]) -> dict[int, int]:
@@ -589,9 +605,13 @@ def report_page(
     tails: Mapping[tuple[str, int], LogTail] | None = None,
     test: sequential.SequentialTest | None = None,
     version: str = "",
+    *,
+    lean: bool = False,
 ) -> dict[str, Any]:
     """Everything the report page shows: the figures from the digest's results, the games index, and the
-    records of ``plan``'s positions (``embedded``, read again by the caller)."""
+    records of ``plan``'s positions (``embedded``, read again by the caller). ``lean`` leaves out the
+    games index and the records, for a caller that writes them as JSON text of its own
+    (:meth:`Digest.index_json` and the records' lines)."""
     played = summary.results
     rows = standings.standings(played)
     table = tables.standings_json(rows)["standings"]
@@ -611,9 +631,15 @@ def report_page(
         "neighbours": neighbours(played, rows),
         "match": head,
         "faults": faults(summary, tails or {}),
-        "games": summary.index_data(plan.partner, plan.positions),
         "embed": plan.note,
-        "records": {summary.ids[p]: embedded[p] for p in plan.positions},
+        **(
+            {}
+            if lean
+            else {
+                "games": summary.index_data(plan.partner, plan.positions),
+                "records": {summary.ids[p]: embedded[p] for p in plan.positions},
+            }
+        ),
     }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.resources
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any
 
 import jinja2
 from markupsafe import Markup
@@ -31,9 +31,21 @@ _ENV = jinja2.Environment(
 )
 
 
-def script_json(data: Mapping[str, Any]) -> Markup:
-    """``data`` as JSON that is safe inside a script element (strict JSON: no NaN or infinities)."""
+def script_json(data: Mapping[str, Any], raw: Mapping[str, str] | None = None) -> Markup:
+    """``data`` as JSON that is safe inside a script element (strict JSON: no NaN or infinities); the
+    members of ``raw`` are added as they are, each already JSON text (a large part written without
+    making its values first)."""
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    if raw:
+        parts = [text[:-1]] if len(text) > 2 else ["{"]
+        for number, (key, value) in enumerate(raw.items()):
+            parts.append(("," if number or len(text) > 2 else "") + json.dumps(key) + ":" + value)
+        parts.append("}")
+        text = "".join(parts)
+    return _escaped(text)
+
+
+def _escaped(text: str) -> Markup:
     for char, escape in (
         ("<", "\\u003c"),
         (">", "\\u003e"),
@@ -52,14 +64,34 @@ def _static(name: str) -> Markup:
     return Markup(text)  # our own script and style, checked above
 
 
-def render(data: Mapping[str, Any], title: str) -> str:
+def records_json(lines: Mapping[str, str]) -> str:
+    """Records given as their lines of ``games.jsonl`` (by game id) as one JSON object's text."""
+    return "{" + ",".join(json.dumps(gid) + ":" + line.strip() for gid, line in lines.items()) + "}"
+
+
+def _context(data: Mapping[str, Any], title: str, raw: Mapping[str, str] | None) -> dict[str, Any]:
+    return {
+        "title": title,
+        "kind": data.get("kind", "report"),
+        "data": script_json(data, raw),
+        "style": _static("style.css"),
+        "scripts": [_static(name) for name in _SCRIPTS[data.get("kind", "report")]],
+    }
+
+
+def render(data: Mapping[str, Any], title: str, raw: Mapping[str, str] | None = None) -> str:
     """The whole page: ``data`` is :func:`rookarena.web.model.report_data` or ``replay_data``, or
-    :func:`rookarena.web.diff.page_data`; each script draws the parts of its ``kind``."""
-    template = _ENV.get_template("page.html.j2")
-    return template.render(
-        title=title,
-        kind=data.get("kind", "report"),
-        data=script_json(data),
-        style=_static("style.css"),
-        scripts=[_static(name) for name in _SCRIPTS[data.get("kind", "report")]],
-    )
+    :func:`rookarena.web.diff.page_data`, with ``raw``'s members (JSON text) added to it; each script
+    draws the parts of its ``kind``."""
+    return _ENV.get_template("page.html.j2").render(_context(data, title, raw))
+
+
+def write(stream: IO[bytes], data: Mapping[str, Any], title: str, raw: Mapping[str, str] | None = None) -> int:
+    """:func:`render`'s page written to ``stream`` a part at a time (a large page is never one string
+    more than once); the number of bytes written."""
+    size = 0
+    for part in _ENV.get_template("page.html.j2").generate(_context(data, title, raw)):
+        chunk = part.encode()
+        stream.write(chunk)
+        size += len(chunk)
+    return size

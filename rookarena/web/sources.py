@@ -68,7 +68,12 @@ class Scan:
 
     def records(self, positions: Iterable[int]) -> dict[int, dict[str, Any]]:
         """The records at ``positions``, each read from its offset."""
-        out: dict[int, dict[str, Any]] = {}
+        return {position: records.loads(line) for position, line in self.lines(positions).items()}
+
+    def lines(self, positions: Iterable[int]) -> dict[int, str]:
+        """The lines of ``games.jsonl`` that hold the records at ``positions``, each read from its offset
+        and checked to be a record (the file is only ever appended to)."""
+        out: dict[int, str] = {}
         wanted = sorted(positions, key=lambda p: (self.file_of[p], self.offset_of[p]))
         streams: dict[int, Any] = {}
         try:
@@ -78,7 +83,10 @@ class Scan:
                 if stream is None:
                     stream = streams[number] = self.files[number].open("rb")
                 stream.seek(self.offset_of[position])
-                out[position] = records.loads(stream.readline().decode("utf-8"))
+                line = stream.readline().decode("utf-8")
+                if records.loads(line).get("game_id", self.digest.ids[position]) != self.digest.ids[position]:
+                    raise results.ResultsError(f"{self.files[number]}: changed while it was read")
+                out[position] = line
         finally:
             for stream in streams.values():
                 stream.close()
