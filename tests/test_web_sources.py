@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rookarena import records
 from rookarena.cli import main
+from rookarena.presets import preset
 from rookarena.web import model, page, sources
 
 NAMES = ["alpha", "beta", "gamma"]
@@ -82,7 +83,7 @@ def test_the_scan_keeps_no_record(tmp_path: pathlib.Path) -> None:
     assert large - small < 90 * 4000, (small, large)
 
 
-ID_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12)
+ID_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -111,7 +112,7 @@ def test_find_record_finds_every_game_and_nothing_else(ids: list[str], chunk: in
 
 
 def test_find_record_counts_records_without_ids(tmp_path: pathlib.Path) -> None:
-    rules = web_games.preset("tournament").rules
+    rules = preset("tournament").rules
     played = [web_games.play(rules, seed, seed, ["a", "b", "a", "b"]) for seed in range(4)]
     path = tmp_path / "games.jsonl"
     path.write_text("".join(records.dumps(r) + "\n" for r in played), encoding="utf-8")
