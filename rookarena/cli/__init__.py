@@ -456,6 +456,12 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
 )
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("--dry-run", is_flag=True, help="Print the plan (pairings, units, games, deals) and play nothing.")
+@click.option(
+    "--standings-every",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Print the standings so far between games, at most this often (0: after every game).",
+)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
     config_file: str,
@@ -466,6 +472,7 @@ def run(
     fmt: str,
     wide: bool,
     dry_run: bool,
+    standings_every: float | None,
     verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
@@ -521,7 +528,9 @@ def run(
             click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
             placement = None
     results.note_placement(out_dir, config.pin_cpus, placement)
-    progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
+    progress = Progress(
+        len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
+    )
     sink = results.RecordSink(out_dir / results.GAMES_FILE)
 
     def on_record(record: dict[str, Any]) -> None:
