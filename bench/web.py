@@ -94,12 +94,13 @@ import os, subprocess, sys
 child = subprocess.Popen(sys.argv[2:])
 _, status, usage = os.wait4(child.pid, 0)
 with open(sys.argv[1], "w") as out:
-    out.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+    out.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}")
 """
 
 
 def measure(arguments: list[str]) -> tuple[float, float, str]:
-    """Seconds, peak RSS in MiB and stdout of ``python -m rookarena ARGUMENTS`` as a child process."""
+    """Seconds, peak RSS in MiB and stdout of ``python -m rookarena ARGUMENTS`` as a child process; its CPU
+    seconds (user and system) are printed, the machine being shared."""
     with tempfile.NamedTemporaryFile("r", suffix=".txt") as figures:
         started = time.perf_counter()
         done = subprocess.run(
@@ -109,7 +110,9 @@ def measure(arguments: list[str]) -> tuple[float, float, str]:
             check=True,
         )
         elapsed = time.perf_counter() - started
-        code, peak = (int(v) for v in pathlib.Path(figures.name).read_text().split())
+        fields = pathlib.Path(figures.name).read_text().split()
+        code, peak, cpu = int(fields[0]), int(fields[1]), float(fields[2])
+    print(f"  (rookarena {arguments[0]}: {cpu:.1f} s of CPU in {elapsed:.1f} s)")
     if code:
         raise SystemExit(f"rookarena {' '.join(arguments)} failed with exit code {code}")
     return elapsed, peak / 1024, done.stdout
