@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena import records
+from rookarena import records, transcript
 from rookarena.cli import main
 from rookarena.presets import preset
 from rookarena.web import model, page, sources
@@ -87,7 +87,7 @@ ID_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_s
 
 
 @settings(max_examples=40, deadline=None)
-@given(ids=st.lists(ID_TEXT, min_size=2, max_size=8, unique=True), chunk=st.sampled_from([7, 64, 1 << 20]))
+@given(ids=st.lists(ID_TEXT, min_size=2, max_size=8, unique=True), chunk=st.sampled_from([1, 4096, 1 << 20]))
 def test_find_record_finds_every_game_and_nothing_else(ids: list[str], chunk: int) -> None:
     import tempfile
 
@@ -152,3 +152,23 @@ def test_a_raw_member_is_escaped_like_the_rest() -> None:
     blob = page.script_json({"a": 1}, {"records": '{"g":{"detail":"</script><!-- & \u2028"}}'})
     assert "</" not in blob and "<!--" not in blob and "&" not in blob and "\u2028" not in blob
     assert json.loads(str(blob)) == {"a": 1, "records": {"g": {"detail": "</script><!-- & \u2028"}}}
+
+
+@pytest.mark.parametrize(
+    ("wanted", "limit"), [((), None), ((), 5), (("alpha-vs-beta-0003", "beta-vs-gamma-0001"), None)]
+)
+def test_the_diffs_selection_is_transcript_select_read_by_offset(
+    tmp_path: pathlib.Path, wanted: tuple[str, ...], limit: int | None
+) -> None:
+    played = _league(tmp_path, deals=3)
+    for record in played:
+        record["bots"] = [{"name": name} for name in record["seats"]]
+    random.Random(1).shuffle(played)
+    web_games.write_dir(tmp_path, played, NAMES, deals=3)
+    found = sources.select([tmp_path], "beta", set(wanted), limit)
+    loaded = sources.load([tmp_path]).records
+    expected = transcript.select(loaded, "beta", set(wanted), limit)
+    assert list(found.games) == expected and len(found.games) == len(expected) > 0
+    assert found.names == sorted(NAMES) and found.known == {r["game_id"] for r in played}
+    some = {gid for gid, _ in expected[:2]}
+    assert found.games.records(some) == {gid: record for gid, record in expected if gid in some}

@@ -229,21 +229,26 @@ def diff_command(
     """
     import json  # noqa: PLC0415
 
-    from rookarena import __version__, transcript  # noqa: PLC0415
+    from rookarena import __version__  # noqa: PLC0415
     from rookarena.diff import Differ, run_starts  # noqa: PLC0415
     from rookarena.web import diff as diff_page  # noqa: PLC0415
-    from rookarena.web import page  # noqa: PLC0415
+    from rookarena.web import page, sources  # noqa: PLC0415
 
     _logging(verbose)
-    found = _load_results(directories)
-    names = sorted({str(name) for record in found.records for name in record.get("seats") or []})
+    try:
+        found = sources.select([pathlib.Path(d) for d in directories], old, set(wanted), limit)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not found.known:
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
+    names = found.names
     if old not in names:
         shown = ", ".join(repr(name) for name in names)
         raise click.BadParameter(
             f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
         )
-    games = transcript.select(found.records, old, set(wanted), limit)
-    known = {transcript.game_id(record, index) for index, record in enumerate(found.records)}
+    games = found.games
+    known = found.known
     missing = [gid for gid in wanted if gid not in known]
     if missing:
         raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
@@ -266,7 +271,7 @@ def diff_command(
         except RookError as exc:
             raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
     spec = _spec(new_command, None, "new")
-    starts = run_starts([pathlib.Path(d) for d in directories], old, [gid for gid, _ in games])
+    starts = run_starts([pathlib.Path(d) for d in directories], old, games.ids())
     result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup), starts).run, games)
     summary = diff_page.summarize(
         new=result.new,
@@ -278,6 +283,7 @@ def diff_command(
     )
     click.echo(diff_page.text(summary), nl=False)
     if output is not None:
-        data = diff_page.page_data(summary, dict(games), version=__version__)
+        involved = {answer.decision.game_id for answer in (*summary.differences, *summary.faults)}
+        data = diff_page.page_data(summary, games.records(involved), version=__version__)
         _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
         click.echo(f"page: {output}")

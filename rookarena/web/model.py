@@ -17,7 +17,7 @@ import dataclasses
 import functools
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rookarena import standings, stats, tables
@@ -234,19 +234,22 @@ class Digest:
             "embedded": sorted(embedded),
         }
 
-    def index_json(self, partner: Mapping[int, int], embedded: Iterable[int]) -> str:
-        """:meth:`index_data` as JSON text, written a row at a time (no list of every row is made)."""
+    def index_json(self, partner: Mapping[int, int], embedded: Iterable[int], batch: int = 2000) -> Iterator[str]:
+        """:meth:`index_data` as the pieces of its JSON text, ``batch`` rows a piece (no list of every row
+        is made)."""
         dumps = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         head = {
             "columns": [*INDEX_COLUMNS, "partner"],
             "values": [list(v) if isinstance(v, tuple) else v for v in self._values],
             "embedded": sorted(embedded),
         }
-        rows = ",".join(
-            f"[{dumps(gid)},{','.join(map(str, self.row(position)))},{partner.get(position, -1)}]"
-            for position, gid in enumerate(self.ids)
-        )
-        return dumps(head)[:-1] + ',"rows":[' + rows + "]}"
+        yield dumps(head)[:-1] + ',"rows":['
+        for first in range(0, len(self.ids), batch):
+            yield ("," if first else "") + ",".join(
+                f"[{dumps(self.ids[p])},{','.join(map(str, self.row(p)))},{partner.get(p, -1)}]"
+                for p in range(first, min(len(self.ids), first + batch))
+            )
+        yield "]}"
 
 
 def pair_positions(played: Sequence[standings.GameResult]) -> dict[int, int]:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import array
 import dataclasses
 import json
+import mmap
+import os
 import pathlib
 import re
 import shlex
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from typing import Any, overload
 
-from rookarena import records, results, standings
+from rookarena import records, results, standings, transcript
 from rookarena.errors import RookError
 from rookarena.web.model import Digest, LeagueInfo, LogTail, game_id
 
@@ -137,34 +139,102 @@ def scan(directories: Sequence[pathlib.Path]) -> Scan:
     return Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
 
 
-CHUNK = 1 << 20
+class Stored(Sequence[tuple[str, dict[str, Any]]]):
+    """Games as (id, record), each record read from its file when it is wanted, never kept."""
+
+    def __init__(self, where: Sequence[tuple[str, pathlib.Path, int]]) -> None:
+        self.where = list(where)  # (game id, file, offset)
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, dict[str, Any]]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Stored: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, dict[str, Any]] | Stored:
+        if isinstance(index, slice):
+            return Stored(self.where[index])
+        gid, path, offset = self.where[index]
+        with path.open("rb") as stream:
+            stream.seek(offset)
+            return gid, records.loads(stream.readline().decode("utf-8"))
+
+    def ids(self) -> list[str]:
+        return [gid for gid, _, _ in self.where]
+
+    def records(self, wanted: Collection[str]) -> dict[str, dict[str, Any]]:
+        """The records of the games of ``wanted`` among these."""
+        return {gid: self[number][1] for number, (gid, _, _) in enumerate(self.where) if gid in wanted}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Selection:
+    """What ``rookarena diff`` needs of the results, read in one pass: every bot name, every game id, and
+    OLD's games to replay (as :func:`rookarena.transcript.select` orders and limits them), by offset."""
+
+    names: list[str]
+    known: set[str]
+    games: Stored
+
+
+def select(directories: Sequence[pathlib.Path], old: str, wanted: Collection[str], limit: int | None) -> Selection:
+    """:class:`Selection` of ``directories`` (shards merged, each game once) for OLD."""
+    names: set[str] = set()
+    known: set[str] = set()
+    groups: dict[tuple[Any, ...], list[tuple[int, str, pathlib.Path, int]]] = {}
+    position = 0
+    for path in results.games_files(directories):
+        for offset, record in each_line(path):
+            gid = transcript.game_id(record, position)
+            if "game_id" in record and gid in known:
+                continue
+            known.add(gid)
+            names.update(str(name) for name in record.get("seats") or [])
+            if transcript.seats_of(record, old) and transcript.playable(record) and (not wanted or gid in wanted):
+                order = (record.get("league") or {}).get("index")
+                key = transcript.unit_of(record)
+                groups.setdefault(key, []).append((order if isinstance(order, int) else position, gid, path, offset))
+            position += 1
+    chosen = [
+        (gid, path, offset) for group in groups.values() for _, gid, path, offset in sorted(group, key=lambda g: g[0])
+    ]
+    return Selection(sorted(names), known, Stored(chosen if limit is None else chosen[:limit]))
+
+
+CHUNK = 8 << 20  # bytes searched at a time: what the search adds to the memory in use, at most
 
 
 def lines_with(path: pathlib.Path, needles: Sequence[bytes]) -> Iterator[tuple[int, bytes]]:
-    """Every line of ``path`` holding one of ``needles``, with its offset, in order; read a chunk at a
-    time and searched as bytes, so that finding one game in a large file parses nothing else."""
-    carry = b""
-    base = 0  # the file offset of carry's first byte
+    """Every line of ``path`` holding one of ``needles``, with its offset, in order. The file is mapped
+    and searched as bytes a window of ``CHUNK`` at a time, each window's pages let go after it, so that
+    finding one game in a large file parses nothing else and keeps little in memory."""
     with path.open("rb") as stream:
-        while True:
-            chunk = stream.read(CHUNK)
-            buffer = carry + chunk
-            end = len(buffer) if not chunk else buffer.rfind(b"\n") + 1
-            if end > 0:
+        size = os.fstat(stream.fileno()).st_size
+        if size == 0:
+            return
+        with mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            window = max(mmap.PAGESIZE, CHUNK // mmap.PAGESIZE * mmap.PAGESIZE)
+            longest = max(len(needle) for needle in needles)
+            done = -1  # the offset of the last line given
+            for start in range(0, size, window):
+                stop = min(size, start + window)
                 starts: set[int] = set()
                 for needle in needles:
-                    at = buffer.find(needle, 0, end)
-                    while at >= 0:
-                        starts.add(buffer.rfind(b"\n", 0, at) + 1)
-                        at = buffer.find(needle, at + 1, end)
-                for start in sorted(starts):
-                    stop = buffer.find(b"\n", start, end)
-                    yield base + start, buffer[start : end if stop < 0 else stop + 1]
-                carry, base = buffer[end:], base + end
-            else:
-                carry = buffer
-            if not chunk:
-                return
+                    at = mapped.find(needle, start, min(size, stop + longest - 1))
+                    while 0 <= at < stop:
+                        starts.add(mapped.rfind(b"\n", 0, at) + 1)
+                        at = mapped.find(needle, at + 1, min(size, stop + longest - 1))
+                for first in sorted(starts):
+                    if first <= done:
+                        continue
+                    end = mapped.find(b"\n", first)
+                    done = first
+                    yield first, mapped[first : size if end < 0 else end + 1]
+                if hasattr(mapped, "madvise"):
+                    mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
 
 
 def _record_at(line: bytes) -> dict[str, Any] | None:
