@@ -39,6 +39,7 @@ PURE = [
     "sprt",
     "standings",
     "web/model",
+    "web/index",
     "web/text",
     "transcript",
     "web/diff",

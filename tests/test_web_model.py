@@ -21,7 +21,7 @@ from rookarena.game import Deal, Game
 from rookarena.presets import preset
 from rookarena.rules import Rules
 from rookarena.views import view
-from rookarena.web import model, page, sources, text
+from rookarena.web import index, model, page, sources, text
 
 NAMES = ["alpha", "beta", "gamma"]
 
@@ -121,15 +121,15 @@ def test_the_cap_keeps_faulted_closest_and_lopsided_games() -> None:
     played[7]["faults"] = [{"seat": 0, "bot": "x", "kind": "crash", "detail": "", "line": "", "hand": 1}]
     links = model.partners(played)
     summaries = [model.game_summary(r, i, links.get(model.game_id(r, i))) for i, r in enumerate(played)]
-    digest = model.digest(played)
-    plan = model.embed_plan(digest, 8)
+    digest = index.digest(played)
+    plan = index.embed_plan(digest, 8)
     chosen = [digest.ids[p] for p in plan.positions]
     assert len(chosen) == 8 and not plan.note["all"] and plan.note["total"] == 30
     assert played[7]["game_id"] in chosen and links[played[7]["game_id"]] in chosen
     margins = sorted(s["margin"] for s in summaries if not s["faults"])
     kept = [s["margin"] for s in summaries if s["id"] in chosen and not s["faults"]]
     assert margins[0] in kept and margins[-1] in kept
-    assert model.embed_plan(digest, 100).note["all"]
+    assert index.embed_plan(digest, 100).note["all"]
 
 
 def test_script_json_cannot_end_the_script_element() -> None:

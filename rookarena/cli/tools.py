@@ -88,7 +88,7 @@ def report_command(
     """
     from rookarena import __version__  # noqa: PLC0415
     from rookarena import sprt as sequential  # noqa: PLC0415
-    from rookarena.web import model, page, sources  # noqa: PLC0415
+    from rookarena.web import index, model, page, sources  # noqa: PLC0415
 
     try:
         found = sources.scan([pathlib.Path(d) for d in directories])
@@ -104,7 +104,7 @@ def report_command(
             )
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--sprt") from None
-    plan = model.embed_plan(found.digest, embed)
+    plan = index.embed_plan(found.digest, embed)
     try:
         lines = found.lines(plan.positions)
     except RookError as exc:

@@ -21,7 +21,8 @@ from typing import Any, overload
 
 from rookarena import records, results, standings, transcript
 from rookarena.errors import RookError
-from rookarena.web.model import Digest, LeagueInfo, LogTail, game_id
+from rookarena.web.index import Digest
+from rookarena.web.model import LeagueInfo, LogTail, game_id
 
 TAIL_LINES = 20
 TAIL_BYTES = 64 * 1024
