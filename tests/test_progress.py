@@ -58,14 +58,15 @@ def test_a_wide_terminal_gets_the_whole_line() -> None:
     assert text.endswith("faults 0")
 
 
-def _pty_run(arguments: list[str], columns: int) -> str:
-    """``rookarena ARGUMENTS`` with stderr and stdout on a terminal ``columns`` wide; all it wrote."""
+def _pty_run(arguments: list[str], columns: int, key: bytes = b"") -> str:
+    """``rookarena ARGUMENTS`` with stderr and stdout on a terminal ``columns`` wide; all it wrote. With
+    ``key``, stdin is the terminal too, and ``key`` is typed once the run offers keys."""
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
     child = subprocess.Popen(
         [sys.executable, "-m", "rookarena", *arguments],
-        stdin=subprocess.DEVNULL,
+        stdin=follower if key else subprocess.DEVNULL,
         stdout=follower,
         stderr=follower,
         cwd=ROOT,
@@ -85,6 +86,9 @@ def _pty_run(arguments: list[str], columns: int) -> str:
                 if not chunk:
                     break
                 out += chunk
+                if key and b"press s for the standings" in out and b"0/" in out:
+                    os.write(leader, key)
+                    key = b""
             elif child.poll() is not None:
                 break
         assert child.wait(timeout=60) == 0, out.decode(errors="replace")
@@ -115,3 +119,17 @@ def test_in_a_terminal_every_redraw_stays_on_its_line(tmp_path: pathlib.Path, co
     assert sum("standings after" in line for line in lines) == 5, shown
     tables = [line for line in lines if re.match(r"\s*\d+=?\s+random-entry", line)]
     assert tables and all(len(line) <= columns for line in tables), tables
+
+
+@pytest.mark.slow
+def test_the_s_key_asks_for_the_standings(tmp_path: pathlib.Path) -> None:
+    bots = "".join(
+        f"  - name: r{n}\n    command: [{json.dumps(sys.executable)}, -m, rookarena.randombot, '{n}']\n" for n in (1, 2)
+    )
+    config = tmp_path / "league.yaml"
+    config.write_text(f"name: t\ngames: 8\njobs: 1\nbots:\n{bots}", encoding="utf-8")
+    quiet = _pty_run(["run", str(config), "--out", str(tmp_path / "quiet")], 80)  # stdin is not the terminal
+    assert "press s" not in quiet and "standings after" not in quiet
+    shown = _pty_run(["run", str(config), "--out", str(tmp_path / "out")], 80, key=b"s")
+    assert "press s for the standings so far" in shown and shown.count("standings after") == 1, shown
+    assert re.search(r"standings after [1-7] of 8 games:", shown), shown

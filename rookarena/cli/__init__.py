@@ -33,7 +33,7 @@ from rookarena.simulate import random_game, summarize
 from rookarena.standings import GameResult, Record
 from rookarena.tournament import Match, MatchConfig
 
-from .progress import Progress, finished_records, last_log_line, plan_text
+from .progress import Keys, Progress, finished_records, last_log_line, plan_text
 from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal
 
 
@@ -460,7 +460,7 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     "--standings-every",
     type=click.FloatRange(min=0),
     metavar="SECONDS",
-    help="Print the standings so far between games, at most this often (0: after every game).",
+    help="Print the standings so far between games, at most this often (0: after every game; or press s).",
 )
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
@@ -540,6 +540,9 @@ def run(
     resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
         f" --shard {shard}" if shard else ""
     )
+    keys = Keys.watch(progress)
+    if keys is not None:
+        click.echo("press s for the standings so far", err=True)
     progress.show()
     try:
         if count == 1:
@@ -561,6 +564,8 @@ def run(
         click.echo(resume_hint, err=True)
         raise SystemExit(130) from None
     finally:
+        if keys is not None:
+            keys.close()
         sink.close()
         lock.release()
     progress.finish()

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pathlib
 import shutil
 import sys
+import termios
+import threading
 import time
+import tty
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -18,8 +23,9 @@ from rookarena.errors import RookError
 class Progress:
     """Games done of total, elapsed time, rate, ETA and faults on one line of stderr, fitted to the terminal's
     width (a line per 10% when not a terminal); each fault on a line of its own as it happens, and a summary
-    of them per bot at the end. With ``standings_every`` (seconds), the standings so far in short between
-    games, as often as that, from the results kept as the games end (no file is read again)."""
+    of them per bot at the end. With ``standings_every`` (seconds), or when the ``s`` key is pressed
+    (:class:`Keys`), the standings so far in short between games, from the results kept as the games end
+    (no file is read again)."""
 
     def __init__(
         self,
@@ -32,6 +38,8 @@ class Progress:
         self.faults = 0
         self.by_bot: dict[str, dict[str, tuple[int, str]]] = {}  # bot → kind → (count, first message)
         self.every = standings_every
+        self.asked = False  # a key asked for the standings: they are shown when the next game ends
+        self.keys: Keys | None = None
         self.results = standings.ResultStore()
         for record in earlier or []:
             self.faults += len(self._count(record))
@@ -42,8 +50,7 @@ class Progress:
         self.last_decile = -1
 
     def _keep(self, record: dict[str, Any]) -> None:
-        if self.every is not None:
-            self.results.append(standings.game_result(record, keep=False))
+        self.results.append(standings.game_result(record, keep=False))  # about 70 bytes a game
 
     def _count(self, record: dict[str, Any]) -> list[dict[str, Any]]:
         faults: list[dict[str, Any]] = record.get("faults", [])
@@ -67,8 +74,9 @@ class Progress:
         if faults and self.tty:
             self.last_decile = -1
         now = time.monotonic()
-        if self.every is not None and now - self.last_standings >= self.every and self.done < self.total:
-            self.last_standings = now
+        due = self.every is not None and now - self.last_standings >= self.every
+        if (due or self.asked) and self.done < self.total:
+            self.last_standings, self.asked = now, False
             click.echo(("\r\x1b[K" if self.tty else "") + self.standings_text(), err=True)
             self.last_decile = -1
         self.show()
@@ -139,6 +147,45 @@ class Progress:
                 lines.append(f"  {bot}: {count} {kind}, first {first}")
         lines.append(f"  the bots' stderr logs are in {logs}")
         return "\n".join(lines)
+
+
+class Keys:
+    """Key presses on the terminal of stdin, read by a thread of their own: ``s`` asks ``progress`` for the
+    standings so far (shown as the next game ends). The terminal is set to pass keys on at once
+    (cbreak: Ctrl-C still stops the run) and put back as it was by :meth:`close`."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.fd = sys.stdin.fileno()
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        self.thread = threading.Thread(target=self._read, name="rookarena-keys", daemon=True)
+        self.thread.start()
+
+    @classmethod
+    def watch(cls, progress: Progress) -> Keys | None:
+        """Keys of the terminal when stdin and stderr are one, else None (nothing to read keys from)."""
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            return None
+        try:
+            return cls(progress)
+        except (OSError, termios.error):
+            return None
+
+    def _read(self) -> None:
+        while True:
+            try:
+                key = os.read(self.fd, 1)
+            except OSError:
+                return
+            if not key:
+                return
+            if key in (b"s", b"S"):
+                self.progress.asked = True
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
 
 
 def _columns() -> int:
