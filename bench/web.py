@@ -1,12 +1,13 @@
 """The report, show and replay of a large league: time, peak memory, page weight and first paint.
 
-    python bench/web.py [--games 100000] [--cache DIR] [--embed 400]
+    python bench/web.py [--games 100000] [--cache DIR] [--embed 400] [--scan-too]
 
 The league's records are made once and kept in ``--cache`` (default: ``rookarena-bench-web`` in the
 system's temporary directory, outside the repository): a round robin of ten seeded random players
 (in-process, as ``tests/web_games.py`` plays them, 1,080 games of duplicate deal pairs), with the
 fields the referee adds (``bots``, ``timing``, ``overhead_us``) and a timeout fault in one game of 500,
-replicated with distinct game ids and deal numbers until there are ``--games`` of them. Each command
+replicated with distinct game ids and deal numbers until there are ``--games`` of them, and the games
+index written from them (as a run writes it game by game). Each command
 runs as a child process (``python -m rookarena``); its peak RSS is the child's own ``ru_maxrss`` from
 ``os.wait4``. ``rookarena standings`` of the same directory is the baseline: it already streams the
 records, so the ratio says what the report costs beyond reading them. The page is then opened in
@@ -32,7 +33,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests")
 
 import web_games
 
-from rookarena import records
+from rookarena import gamesindex, records
 
 NAMES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
 BASE_DEALS = 12  # 45 pairings x 12 deals x 2 games = 1,080 games played; the rest are copies
@@ -144,6 +145,28 @@ def first_paint(path: pathlib.Path) -> tuple[float, float] | None:
         driver.quit()
 
 
+def _without_index(
+    directory: pathlib.Path, index: pathlib.Path, wanted: str, tmp: pathlib.Path, args: argparse.Namespace
+) -> None:
+    """show and replay (and with ``--scan-too``, standings and report) with the games index moved aside:
+    what the commands cost when they read games.jsonl itself, as for a directory kept by an older version."""
+    aside = index.with_name(index.name + ".aside")
+    index.rename(aside)
+    try:
+        show_s, show_mb, _ = measure(["show", str(directory), wanted])
+        print(f"without the index: rookarena show {show_s:.2f} s, peak RSS {show_mb:.0f} MiB")
+        replay_s, replay_mb, _ = measure(["replay", str(directory), wanted, "-o", str(tmp / "g.html")])
+        print(f"without the index: rookarena replay {replay_s:.2f} s, peak RSS {replay_mb:.0f} MiB")
+        if args.scan_too:
+            base_s, base_mb, _ = measure(["standings", str(directory)])
+            print(f"without the index: rookarena standings {base_s:.1f} s, peak RSS {base_mb:.0f} MiB")
+            page = tmp / "scan.html"
+            report_s, report_mb, _ = measure(["report", str(directory), "-o", str(page), "--embed", str(args.embed)])
+            print(f"without the index: rookarena report {report_s:.1f} s, peak RSS {report_mb:.0f} MiB")
+    finally:
+        aside.rename(index)
+
+
 def _verdict(value: float, goal: float) -> str:
     return f"goal < {goal:g}: {'met' if value < goal else 'MISSED'}"
 
@@ -153,12 +176,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000, help="games in the league")
     parser.add_argument("--cache", type=pathlib.Path, help="where the records are kept between runs")
     parser.add_argument("--embed", type=int, default=400, help="games embedded in full in the report")
+    parser.add_argument(
+        "--scan-too", action="store_true", help="also time standings and report without the games index"
+    )
     args = parser.parse_args()
     directory = args.cache or pathlib.Path(tempfile.gettempdir()) / "rookarena-bench-web" / f"league-{args.games}"
     directory.mkdir(parents=True, exist_ok=True)
     make_league(directory, args.games)
     size = (directory / "games.jsonl").stat().st_size / 2**20
     print(f"league: {args.games} games, games.jsonl {size:,.0f} MiB, in {directory}")
+    index = gamesindex.index_path(directory / "games.jsonl")
+    if gamesindex.load(directory / "games.jsonl") is None:
+        started = time.perf_counter()
+        gamesindex.rebuild(directory / "games.jsonl")
+        print(f"games index written from the records in {time.perf_counter() - started:.0f} s")
+    print(f"games index: {index.stat().st_size / 2**20:,.0f} MiB")
     with tempfile.TemporaryDirectory() as tmp:
         base_s, base_mb, _ = measure(["standings", str(directory)])
         print(f"baseline  rookarena standings: {base_s:6.1f} s, peak RSS {base_mb:5.0f} MiB")
@@ -184,6 +216,7 @@ def main() -> None:
         )
         replay_s, replay_mb, _ = measure(["replay", str(directory), wanted, "-o", str(pathlib.Path(tmp) / "g.html")])
         print(f"rookarena replay (with its deal partner): {replay_s:.2f} s, peak RSS {replay_mb:.0f} MiB")
+        _without_index(directory, index, wanted, pathlib.Path(tmp), args)
         shown = first_paint(page)
         if shown is not None:
             print(

@@ -17,7 +17,7 @@ import pathlib
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
-from rookarena import records, standings, tables
+from rookarena import gamesindex, records, standings, tables
 from rookarena.config import LeagueConfig, as_mapping
 from rookarena.errors import RookError
 from rookarena.standings import GameResult, HeadToHead, Record, ResultStore, game_result
@@ -222,15 +222,22 @@ class RecordSink:
     """Appends records to ``games.jsonl``, each flushed and synced before it counts as finished."""
 
     def __init__(self, path: pathlib.Path) -> None:
-        self.stream: IO[str] = path.open("a", encoding="utf-8")
+        self.stream: IO[bytes] = path.open("ab")
+        self.offset = os.fstat(self.stream.fileno()).st_size
+        self.index = gamesindex.Writer(path)
 
     def write(self, record: dict[str, Any]) -> None:
-        records.write(self.stream, record)
+        """Append ``record``, then its line of the games index (a cache: see :mod:`rookarena.gamesindex`)."""
+        text = (records.dumps(record) + "\n").encode()
+        self.stream.write(text)
         self.stream.flush()
         os.fsync(self.stream.fileno())
+        self.index.add(record, text, self.offset, os.fstat(self.stream.fileno()).st_mtime_ns)
+        self.offset += len(text)
 
     def close(self) -> None:
         self.stream.close()
+        self.index.close()
 
 
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
@@ -258,7 +265,7 @@ def merge_results(directories: Iterable[pathlib.Path]) -> Results:
     games = ResultStore()
     spoke = _Spoke()
     for path in _games_files(directories):
-        for record in each_record(path):
+        for record in each_digest(path):
             game_id = str(record.get("game_id"))
             if game_id in seen:
                 continue
@@ -295,6 +302,17 @@ def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
 def games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
     """The games files of ``directories``, after checking they are shards of one league."""
     return _games_files(directories)
+
+
+def each_digest(path: pathlib.Path) -> Iterator[dict[str, Any]]:
+    """What the standings read of each record of ``path``: the digests of the games index when it
+    matches the file (:mod:`rookarena.gamesindex`), else the records themselves."""
+    entries = gamesindex.verified(path)
+    if entries is None:
+        yield from each_record(path)
+        return
+    for entry in entries:
+        yield entry.digest()
 
 
 def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:

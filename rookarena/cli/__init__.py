@@ -313,7 +313,7 @@ def match(
         names=(a.name, b.name),
     )
     played: list[dict[str, Any]] = []
-    sink = open(out_dir / "games.jsonl", "a", encoding="utf-8") if out_dir else None  # noqa: SIM115
+    sink = results.RecordSink(out_dir / results.GAMES_FILE) if out_dir else None
 
     decision: list[sequential.SPRTResult] = []
     # The test's running sums: O(1) per finished game or deal pair. A pair's first game waits in `pending`.
@@ -323,9 +323,7 @@ def match(
     def on_record(record: dict[str, Any]) -> None:
         played.append(record)
         if sink is not None:
-            records.write(sink, record)
-            sink.flush()
-            os.fsync(sink.fileno())
+            sink.write(record)
         click.echo(report.game_line(record, a.name, len(played), games), err=True)
         if not tally or decision:
             return

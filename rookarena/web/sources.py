@@ -19,7 +19,7 @@ import shlex
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any, overload
 
-from rookarena import records, results, standings, transcript
+from rookarena import gamesindex, records, results, standings, transcript
 from rookarena.errors import RookError
 from rookarena.web.index import Digest
 from rookarena.web.model import LeagueInfo, LogTail, game_id
@@ -123,7 +123,7 @@ def scan(directories: Sequence[pathlib.Path]) -> Scan:
     seen: set[str] = set()
     tails: dict[tuple[str, int], LogTail] = {}
     for number, path in enumerate(files):
-        for offset, record in each_line(path):
+        for offset, record in _each_digest(path):
             if "game_id" in record:
                 key = str(record["game_id"])
                 if key in seen:
@@ -137,7 +137,20 @@ def scan(directories: Sequence[pathlib.Path]) -> Scan:
                 seat = fault.get("seat")
                 if isinstance(seat, int) and (gid, seat) not in tails:
                     tails[(gid, seat)] = log_tail(path.parent, record, gid, seat, str(fault.get("bot", "")))
-    return Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
+    found = Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
+    if len(summary):
+        summary.first = found.records([0])[0]  # the whole record, where the index gave only its digest
+    return found
+
+
+def _each_digest(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`each_line`, or where the games index matches the file, the offsets and digests it holds."""
+    entries = gamesindex.verified(path)
+    if entries is None:
+        yield from each_line(path)
+        return
+    for entry in entries:
+        yield entry.offset, entry.digest()
 
 
 class Stored(Sequence[tuple[str, dict[str, Any]]]):
@@ -249,6 +262,9 @@ def find_record(path: pathlib.Path, wanted: str) -> dict[str, Any] | None:
     """The record of game ``wanted`` in ``path``, found without parsing the others: the first record
     whose ``game_id`` is ``wanted``, or for ids of the form ``game-N`` the N-th record when records have
     no ``game_id``."""
+    indexed = _find_indexed(path, wanted)
+    if not isinstance(indexed, bool):
+        return indexed
     needle = b'"game_id":' + json.dumps(wanted, ensure_ascii=False).encode()
     needles = [needle, b'"game_id":' + json.dumps(wanted).encode()]
     for _, line in lines_with(path, sorted(set(needles))):
@@ -264,6 +280,49 @@ def find_record(path: pathlib.Path, wanted: str) -> dict[str, Any] | None:
     return None
 
 
+def _find_indexed(path: pathlib.Path, wanted: str) -> dict[str, Any] | bool | None:
+    """:func:`find_record` by the games index: the record, None when the index says there is none, or
+    False when the index cannot say (missing, stale, or not matching the record it points to)."""
+    entries = gamesindex.load(path)
+    if entries is None:
+        return False
+    chosen = next((e for e in entries if e.gid is not None and str(e.gid) == wanted), None)
+    if chosen is None:
+        match = re.fullmatch(r"game-([1-9]\d*)", wanted)
+        number = int(match[1]) - 1 if match else -1
+        if not 0 <= number < len(entries):
+            return None
+        chosen = entries[number] if entries[number].gid is None else None
+        if chosen is None:
+            return None
+    with path.open("rb") as stream:
+        line = gamesindex.line_at(stream, chosen)
+    record = None if line is None else _record_at(line)
+    if record is None or (chosen.gid is not None and str(record.get("game_id")) != wanted):
+        return False
+    return record
+
+
+def _lines_of_deal(path: pathlib.Path, deal: int, marks: Sequence[bytes]) -> Iterator[bytes]:
+    """The lines that may hold a game of ``deal``: by the games index when it matches the file (the
+    records it gives deal ``deal``), else by searching the file for ``marks``."""
+    entries = gamesindex.load(path)
+    if entries is not None:
+        lines = []
+        with path.open("rb") as stream:
+            for entry in entries:
+                if entry.deal == deal:
+                    line = gamesindex.line_at(stream, entry)
+                    if line is None:
+                        break
+                    lines.append(line)
+            else:
+                yield from lines
+                return
+    for _, line in lines_with(path, marks):
+        yield line
+
+
 def find_partner(path: pathlib.Path, record: dict[str, Any], gid: str) -> tuple[str, dict[str, Any]] | None:
     """The other game of ``record``'s duplicate deal pair in ``path``, as :func:`rookarena.web.model.partners`
     pairs them (the deal's only two games, each entry once as team 0), read by searching for its deal."""
@@ -272,12 +331,10 @@ def find_partner(path: pathlib.Path, record: dict[str, Any], gid: str) -> tuple[
     if key is None or game.teams[0] == game.teams[1]:
         return None
     league = record.get("league")
-    if league is not None:
-        marks = [b'"deal":%d%s' % (league["deal"], end) for end in (b",", b"}")]
-    else:
-        marks = [b'"seed":%d%s' % (record["seed"], end) for end in (b",", b"}")]
+    deal = league["deal"] if league is not None else record["seed"]
+    marks = [b'"%s":%d%s' % (b"deal" if league is not None else b"seed", deal, end) for end in (b",", b"}")]
     same: list[tuple[str, dict[str, Any]]] = []
-    for index, (_, line) in enumerate(lines_with(path, marks)):
+    for index, line in enumerate(_lines_of_deal(path, deal, marks)):
         other = _record_at(line)
         if other is None:
             continue
