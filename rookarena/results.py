@@ -15,12 +15,14 @@ import json
 import os
 import pathlib
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rookarena import gamesindex, records, standings, tables
-from rookarena.config import LeagueConfig, as_mapping
 from rookarena.errors import RookError
 from rookarena.standings import GameResult, HeadToHead, Record, ResultStore, game_result
+
+if TYPE_CHECKING:
+    from rookarena.config import LeagueConfig
 
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
@@ -50,6 +52,8 @@ def prepare(
             (out_dir / "logs").mkdir(exist_ok=True)
         except OSError as exc:
             raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
+    from rookarena.config import as_mapping  # noqa: PLC0415 (it imports the bots, which the views of results need not)
+
     meta = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE

@@ -13,28 +13,27 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import trio
-import yaml
 
-from rookarena import league, preflight, records, report, results, standings, tables, workers
+from rookarena import records, report, results, standings, tables
 from rookarena import sprt as sequential
-from rookarena.bots import BotSpec, Limits, command_of
-from rookarena.config import load as load_config
 from rookarena.errors import RookError
 from rookarena.names import name_problem
 from rookarena.presets import PRESETS, preset, resolve
 from rookarena.records import derive_seed
-from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
 from rookarena.simulate import random_game, summarize
 from rookarena.standings import GameResult, Record
-from rookarena.tournament import Match, MatchConfig
 
-from .progress import Keys, Progress, finished_records, last_log_line, plan_text
-from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal
+if TYPE_CHECKING:
+    from rookarena.bots import BotSpec
+    from rookarena.tournament import Match
+
+# The commands that run bots import trio, the referee and the league runner when they run, so that the
+# views of the results (show, report, standings) and --help start without them.
+FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.referee.FaultPolicy's values (a test keeps them equal)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -85,6 +84,8 @@ def load_rules(spec: str) -> tuple[str, Rules]:
             return resolve(spec)
         except RookError as exc:
             raise click.BadParameter(f"{exc}, or a YAML rules file", param_hint="--rules") from None
+    import yaml  # noqa: PLC0415
+
     try:
         data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -193,7 +194,7 @@ def simulate(rules_spec: str, games: int, seed: int, out: str | None) -> None:
 )
 @click.option(
     "--faults",
-    type=click.Choice([p.value for p in FaultPolicy]),
+    type=click.Choice(FAULT_POLICIES),
     default="forfeit",
     show_default=True,
     help="A fault forfeits the game, or a random legal action is substituted.",
@@ -275,6 +276,12 @@ def match(
          interval is below 0
       130  stopped by Ctrl-C or SIGTERM
     """
+    from rookarena.bots import Limits  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.referee import FaultPolicy, TimeControl  # noqa: PLC0415
+    from rookarena.tournament import Match, MatchConfig  # noqa: PLC0415
+
+    from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+
     _logging(verbose)
     if duplicate and games % 2:
         raise click.BadParameter(
@@ -429,6 +436,7 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     the bot is compliant (warnings allowed).
     """
     from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+    from rookarena.referee import TimeControl  # noqa: PLC0415
 
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
@@ -474,6 +482,18 @@ def run(
     verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
+    from rookarena import league, preflight, workers  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.config import load as load_config  # noqa: PLC0415
+
+    from .progress import Keys, Progress, finished_records, last_log_line, plan_text  # noqa: PLC0415
+    from .stopping import (  # noqa: PLC0415
+        StopRequestedError,
+        first_error,
+        ignore_stop_signals,
+        run_trio,
+        until_signal,
+    )
+
     _logging(verbose)
     try:
         config = load_config(config_file)
@@ -650,6 +670,8 @@ EXIT_WORSE = 3  # `rookarena match`: the new bot is shown worse (1 and 2 are cli
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
+    from rookarena.bots import BotSpec, command_of  # noqa: PLC0415
+
     try:
         words = command_of(command)
     except ValueError as exc:
@@ -663,6 +685,8 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     """Each spec named by its bot's hello, unless the name was given (PROTOCOL.md §5: the config's or the
     command line's name, else the hello's); name clashes get a suffix. The bots are started once, side by
     side, for their hello; one that does not complete the handshake stops the command with one line."""
+    import trio  # noqa: PLC0415
+
     from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
 
     probes: dict[int, checkbot.Probe] = {}

@@ -7,12 +7,9 @@ import pathlib
 from typing import Any
 
 import click
-import trio
 
 from rookarena import records, results
-from rookarena.bots import Limits
 from rookarena.errors import RookError
-from rookarena.referee import TimeControl
 
 from . import _logging, _spec, main
 
@@ -254,6 +251,11 @@ def diff_command(
         raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
     if not games:
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
+    import trio  # noqa: PLC0415 (only the diff runs bots)
+
+    from rookarena.bots import Limits  # noqa: PLC0415
+    from rookarena.referee import TimeControl  # noqa: PLC0415
+
     settings: dict[str, Any] = {}
     try:
         meta = json.loads((pathlib.Path(directories[0]) / results.PLAN_FILE).read_text(encoding="utf-8"))
