@@ -186,7 +186,7 @@ def main() -> None:
     size = (directory / "games.jsonl").stat().st_size / 2**20
     print(f"league: {args.games} games, games.jsonl {size:,.0f} MiB, in {directory}")
     index = gamesindex.index_path(directory / "games.jsonl")
-    if gamesindex.load(directory / "games.jsonl") is None:
+    if not gamesindex.matches(directory / "games.jsonl"):
         started = time.perf_counter()
         gamesindex.rebuild(directory / "games.jsonl")
         print(f"games index written from the records in {time.perf_counter() - started:.0f} s")

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import mmap
 import os
 import pathlib
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from rookarena import records
@@ -103,42 +104,104 @@ class Entry:
     gid: Any  # the record's game_id as it was written (None: none)
     deal: int | None
     digest_text: str
+    mtime: int = -1
 
     def digest(self) -> dict[str, Any]:
         return records.loads(self.digest_text)
 
 
-def load(games: pathlib.Path) -> list[Entry] | None:
-    """The entries of ``games``'s index when it matches the file as a whole (see the module's note), else
-    None. The records' ids are not checked here: see :func:`holds`."""
+class StaleIndexError(Exception):
+    """The games index stopped matching its records partway through a read: read the records instead."""
+
+
+def _parse(raw: bytes) -> Entry | None:
+    """The entry of one index line (without its newline), or None when it is damaged."""
     try:
-        status = os.stat(games)
-        with index_path(games).open("rb") as stream:
-            data = stream.read()
+        crc, body = raw.split(b"\t", 1)
+        if int(crc, 16) != zlib.crc32(body):
+            return None
+        fields = body.decode().split("\t", 6)
+        if len(fields) != 7:
+            return None
+        offset, length, at, mtime = (int(value) for value in fields[:4])
+        gid = json.loads(fields[4])
+        deal = None if fields[5] == "-" else int(fields[5])
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if length <= 0 or at >= length:
+        return None
+    return Entry(offset, length, at, gid, deal, fields[6], mtime)
+
+
+def _ends_right(games: pathlib.Path, mapped: mmap.mmap | None) -> bool:
+    """Whether the index's last line says the records end where ``games`` ends, as last modified."""
+    status = os.stat(games)
+    if mapped is None:
+        return status.st_size == 0
+    if mapped[-1:] != b"\n":
+        return False
+    last = _parse(mapped[mapped.rfind(b"\n", 0, len(mapped) - 1) + 1 : -1])
+    return last is not None and last.offset + last.length == status.st_size and last.mtime == status.st_mtime_ns
+
+
+def _mapped(path: pathlib.Path) -> tuple[IO[bytes], mmap.mmap | None]:
+    stream = path.open("rb")
+    size = os.fstat(stream.fileno()).st_size
+    return stream, mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+
+
+def entries(games: pathlib.Path) -> Iterator[Entry]:
+    """The entries of ``games``'s index one at a time, each checked as it is read (see the module's note):
+    :class:`StaleIndexError` before the first when the index is missing or does not end where the file
+    does, and at the first that does not match."""
+    try:
+        index, mapped = _mapped(index_path(games))
     except OSError:
+        raise StaleIndexError from None
+    try:
+        if not _ends_right(games, mapped):
+            raise StaleIndexError
+        if mapped is None:
+            return
+        with games.open("rb") as stream:
+            end = 0
+            at = 0
+            while at < len(mapped):
+                stop = mapped.find(b"\n", at)
+                entry = _parse(mapped[at:stop])
+                if entry is None or entry.offset != end or not holds(stream, entry):
+                    raise StaleIndexError
+                end = entry.offset + entry.length
+                at = stop + 1
+                yield entry
+    except OSError:
+        raise StaleIndexError from None
+    finally:
+        if mapped is not None:
+            mapped.close()
+        index.close()
+
+
+def load(games: pathlib.Path) -> list[Entry] | None:
+    """Every entry of ``games``'s index when it all matches the file, else None (for tests and checks:
+    readers of large leagues take :func:`entries` one at a time)."""
+    try:
+        return list(entries(games))
+    except StaleIndexError:
         return None
-    entries: list[Entry] = []
-    end, mtime = 0, -1
-    if data and not data.endswith(b"\n"):
-        return None  # a last line cut short
-    for raw in data.split(b"\n")[:-1]:
-        try:
-            crc, body = raw.split(b"\t", 1)
-            if int(crc, 16) != zlib.crc32(body):
-                return None
-            fields = body.decode().split("\t", 6)
-            offset, length, at, mtime = (int(value) for value in fields[:4])
-            gid = json.loads(fields[4])
-            deal = None if fields[5] == "-" else int(fields[5])
-        except (ValueError, UnicodeDecodeError):
-            return None
-        if offset != end or length <= 0 or at >= length or len(fields) != 7:
-            return None
-        entries.append(Entry(offset, length, at, gid, deal, fields[6]))
-        end = offset + length
-    if end != status.st_size or (entries and mtime != status.st_mtime_ns):
-        return None
-    return entries
+
+
+verified = load
+
+
+def matches(games: pathlib.Path) -> bool:
+    """Whether the index of ``games`` matches it, read without keeping its entries."""
+    try:
+        for _ in entries(games):
+            pass
+    except StaleIndexError:
+        return False
+    return True
 
 
 def holds(stream: IO[bytes], entry: Entry) -> bool:
@@ -155,16 +218,49 @@ def holds(stream: IO[bytes], entry: Entry) -> bool:
     return entry.id_at >= 0 and os.pread(fd, len(needle), entry.offset + entry.id_at) == needle
 
 
-def verified(games: pathlib.Path) -> list[Entry] | None:
-    """:func:`load`'s entries when every record also holds its id where the index says, else None."""
-    entries = load(games)
-    if entries is None:
-        return None
+def search(games: pathlib.Path, needles: Sequence[bytes]) -> list[Entry] | None:
+    """The entries whose lines hold one of ``needles``, found by searching the index as bytes (so that one
+    game is found without reading every entry) and each checked against its record; None when the index
+    is missing, does not end where the file does, or a found entry does not match its record."""
     try:
-        with games.open("rb") as stream:
-            return entries if all(holds(stream, entry) for entry in entries) else None
+        index, mapped = _mapped(index_path(games))
     except OSError:
         return None
+    try:
+        if not _ends_right(games, mapped):
+            return None
+        if mapped is None:
+            return []
+        starts: set[int] = set()
+        for needle in needles:
+            at = mapped.find(needle)
+            while at >= 0:
+                starts.add(mapped.rfind(b"\n", 0, at) + 1)
+                at = mapped.find(needle, at + 1)
+        found = []
+        with games.open("rb") as stream:
+            for first in sorted(starts):
+                entry = _parse(mapped[first : mapped.find(b"\n", first)])
+                if entry is None or not holds(stream, entry):
+                    return None
+                found.append(entry)
+        return found
+    except OSError:
+        return None
+    finally:
+        if mapped is not None:
+            mapped.close()
+        index.close()
+
+
+def id_field(gid: str) -> list[bytes]:
+    """How an index line's id field holds the string ``gid`` (as JSON, between tabs)."""
+    return [b"\t" + json.dumps(gid).encode() + b"\t"]
+
+
+def deal_field(deal: int) -> list[bytes]:
+    """How an index line's id and deal fields end for deal number ``deal``."""
+    return [b'"\t%d\t' % deal, b"null\t%d\t" % deal]
 
 
 def line_at(stream: IO[bytes], entry: Entry) -> bytes | None:
@@ -217,9 +313,9 @@ class Writer:
     def __init__(self, games: pathlib.Path) -> None:
         self.games = games
         self.stream: IO[str] | None = None
-        if load(games) is None:
+        if not matches(games):
             rebuild(games)
-            if load(games) is None:  # a file the index cannot describe (damaged, or ending in blank lines)
+            if not matches(games):  # a file the index cannot describe (damaged, or ending in blank lines)
                 _remove(index_path(games))
                 return
         try:

@@ -262,14 +262,24 @@ class Results:
 
 
 def merge_results(directories: Iterable[pathlib.Path]) -> Results:
-    """:func:`merge`'s games as standings results, read one record at a time: the memory kept grows with
-    the number of games by about 150 bytes each (its id, and its result in a :class:`ResultStore`),
-    never with the records' contents."""
+    """:func:`merge`'s games as standings results, read one record at a time (or from the games index,
+    where it matches the records): the memory kept grows with the number of games by about 150 bytes
+    each (its id, and its result in a :class:`ResultStore`), never with the records' contents."""
+    files = _games_files(directories)
+    unindexed: set[pathlib.Path] = set()
+    while True:
+        try:
+            return _merge_results(files, unindexed)
+        except gamesindex.StaleIndexError as exc:
+            unindexed.add(pathlib.Path(str(exc)))
+
+
+def _merge_results(files: list[pathlib.Path], unindexed: set[pathlib.Path]) -> Results:
     seen: set[str] = set()
     games = ResultStore()
     spoke = _Spoke()
-    for path in _games_files(directories):
-        for record in each_digest(path):
+    for path in files:
+        for record in each_digest(path, path not in unindexed):
             game_id = str(record.get("game_id"))
             if game_id in seen:
                 continue
@@ -308,15 +318,22 @@ def games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
     return _games_files(directories)
 
 
-def each_digest(path: pathlib.Path) -> Iterator[dict[str, Any]]:
+def each_digest(path: pathlib.Path, indexed: bool = True) -> Iterator[dict[str, Any]]:
     """What the standings read of each record of ``path``: the digests of the games index when it
-    matches the file (:mod:`rookarena.gamesindex`), else the records themselves."""
-    entries = gamesindex.verified(path)
-    if entries is None:
-        yield from each_record(path)
-        return
-    for entry in entries:
-        yield entry.digest()
+    matches the file (:mod:`rookarena.gamesindex`), else the records themselves. An index found not to
+    match partway raises :class:`rookarena.gamesindex.StaleIndexError` naming ``path``, for the caller
+    to start again without it."""
+    if indexed:
+        given = 0
+        try:
+            for entry in gamesindex.entries(path):
+                yield entry.digest()
+                given += 1
+            return
+        except gamesindex.StaleIndexError:
+            if given:
+                raise gamesindex.StaleIndexError(str(path)) from None
+    yield from each_record(path)
 
 
 def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:

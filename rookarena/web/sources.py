@@ -116,14 +116,24 @@ def each_line(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 def scan(directories: Sequence[pathlib.Path]) -> Scan:
     """:class:`Scan` of ``directories``: memory grows by a couple of hundred bytes a game, never with the
-    records' size."""
+    records' size. Each file's games index is read in place of its records where it matches them; one
+    found not to match partway is let go and the scan starts again."""
     files = tuple(results.games_files(directories))
+    unindexed: set[pathlib.Path] = set()
+    while True:
+        try:
+            return _scan(directories, files, unindexed)
+        except gamesindex.StaleIndexError as exc:
+            unindexed.add(pathlib.Path(str(exc)))
+
+
+def _scan(directories: Sequence[pathlib.Path], files: tuple[pathlib.Path, ...], unindexed: set[pathlib.Path]) -> Scan:
     summary = Digest()
     file_of, offset_of = array.array("B"), array.array("q")
     seen: set[str] = set()
     tails: dict[tuple[str, int], LogTail] = {}
     for number, path in enumerate(files):
-        for offset, record in _each_digest(path):
+        for offset, record in _each_digest(path, path not in unindexed):
             if "game_id" in record:
                 key = str(record["game_id"])
                 if key in seen:
@@ -143,14 +153,20 @@ def scan(directories: Sequence[pathlib.Path]) -> Scan:
     return found
 
 
-def _each_digest(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """:func:`each_line`, or where the games index matches the file, the offsets and digests it holds."""
-    entries = gamesindex.verified(path)
-    if entries is None:
-        yield from each_line(path)
-        return
-    for entry in entries:
-        yield entry.offset, entry.digest()
+def _each_digest(path: pathlib.Path, indexed: bool) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`each_line`, or where the games index matches the file, the offsets and digests it holds (as
+    :func:`rookarena.results.each_digest` reads them)."""
+    if indexed:
+        given = 0
+        try:
+            for entry in gamesindex.entries(path):
+                yield entry.offset, entry.digest()
+                given += 1
+            return
+        except gamesindex.StaleIndexError:
+            if given:
+                raise gamesindex.StaleIndexError(str(path)) from None
+    yield from each_line(path)
 
 
 class Stored(Sequence[tuple[str, dict[str, Any]]]):
@@ -281,41 +297,32 @@ def find_record(path: pathlib.Path, wanted: str) -> dict[str, Any] | None:
 
 
 def _find_indexed(path: pathlib.Path, wanted: str) -> dict[str, Any] | bool | None:
-    """:func:`find_record` by the games index: the record, None when the index says there is none, or
-    False when the index cannot say (missing, stale, or not matching the record it points to)."""
-    entries = gamesindex.load(path)
-    if entries is None:
-        return False
-    chosen = next((e for e in entries if e.gid is not None and str(e.gid) == wanted), None)
+    """:func:`find_record` by the games index: the record, or False when the index cannot say (missing,
+    stale, not holding the id, or not matching the record it points to)."""
+    found = gamesindex.search(path, gamesindex.id_field(wanted))
+    chosen = next((e for e in found or [] if e.gid is not None and str(e.gid) == wanted), None)
     if chosen is None:
-        match = re.fullmatch(r"game-([1-9]\d*)", wanted)
-        number = int(match[1]) - 1 if match else -1
-        if not 0 <= number < len(entries):
-            return None
-        chosen = entries[number] if entries[number].gid is None else None
-        if chosen is None:
-            return None
+        return False
     with path.open("rb") as stream:
         line = gamesindex.line_at(stream, chosen)
     record = None if line is None else _record_at(line)
-    if record is None or (chosen.gid is not None and str(record.get("game_id")) != wanted):
+    if record is None or str(record.get("game_id")) != wanted:
         return False
     return record
 
 
 def _lines_of_deal(path: pathlib.Path, deal: int, marks: Sequence[bytes]) -> Iterator[bytes]:
-    """The lines that may hold a game of ``deal``: by the games index when it matches the file (the
-    records it gives deal ``deal``), else by searching the file for ``marks``."""
-    entries = gamesindex.load(path)
-    if entries is not None:
+    """The lines that may hold a game of ``deal``: by the games index when it matches the file and finds
+    two (the records it gives deal ``deal``), else by searching the file for ``marks``."""
+    found = [e for e in gamesindex.search(path, gamesindex.deal_field(deal)) or [] if e.deal == deal]
+    if len(found) >= 2:
         lines = []
         with path.open("rb") as stream:
-            for entry in entries:
-                if entry.deal == deal:
-                    line = gamesindex.line_at(stream, entry)
-                    if line is None:
-                        break
-                    lines.append(line)
+            for entry in found:
+                line = gamesindex.line_at(stream, entry)
+                if line is None:
+                    break
+                lines.append(line)
             else:
                 yield from lines
                 return
