@@ -31,6 +31,7 @@ from rookarena import records
 from rookarena.errors import RookError
 
 INDEX_FILE = "games.idx"
+WINDOW = 8 << 20  # bytes of the index searched at a time (a multiple of the page size)
 _KEPT = ("game_id", "teams", "seats", "result", "faults", "league", "seed", "forfeit")
 
 
@@ -163,17 +164,18 @@ def entries(games: pathlib.Path) -> Iterator[Entry]:
             raise StaleIndexError
         if mapped is None:
             return
-        with games.open("rb") as stream:
+        mapped.close()  # the lines are read through a buffer, so that the index never stays in memory
+        mapped = None
+        with games.open("rb") as stream, index_path(games).open("rb") as lines:
             end = 0
-            at = 0
-            while at < len(mapped):
-                stop = mapped.find(b"\n", at)
-                entry = _parse(mapped[at:stop])
+            for raw in lines:
+                entry = _parse(raw[:-1]) if raw.endswith(b"\n") else None
                 if entry is None or entry.offset != end or not holds(stream, entry):
                     raise StaleIndexError
                 end = entry.offset + entry.length
-                at = stop + 1
                 yield entry
+            if end != os.fstat(stream.fileno()).st_size:
+                raise StaleIndexError
     except OSError:
         raise StaleIndexError from None
     finally:
@@ -232,11 +234,16 @@ def search(games: pathlib.Path, needles: Sequence[bytes]) -> list[Entry] | None:
         if mapped is None:
             return []
         starts: set[int] = set()
-        for needle in needles:
-            at = mapped.find(needle)
-            while at >= 0:
-                starts.add(mapped.rfind(b"\n", 0, at) + 1)
-                at = mapped.find(needle, at + 1)
+        size, longest = len(mapped), max(len(needle) for needle in needles)
+        for start in range(0, size, WINDOW):  # a window at a time, each let go after it
+            stop = min(size, start + WINDOW)
+            for needle in needles:
+                at = mapped.find(needle, start, min(size, stop + longest - 1))
+                while 0 <= at < stop:
+                    starts.add(mapped.rfind(b"\n", 0, at) + 1)
+                    at = mapped.find(needle, at + 1, min(size, stop + longest - 1))
+            if hasattr(mapped, "madvise"):
+                mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
         found = []
         with games.open("rb") as stream:
             for first in sorted(starts):
