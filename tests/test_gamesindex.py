@@ -183,3 +183,16 @@ def test_a_damaged_index_is_never_believed(tmp_path_factory: pytest.TempPathFact
     for _, _, record in truth[:3]:
         assert sources.find_record(games, str(record["game_id"])) == record, kinds
     assert sources.find_record(games, "no-such-game") is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_show_replay_and_report_of_a_damaged_index_are_those_of_the_records(tmp_path: pathlib.Path, seed: int) -> None:
+    played = _league(tmp_path / "league")
+    games = tmp_path / "league" / results.GAMES_FILE
+    rng = random.Random(seed)
+    kinds = [_damage(games, rng) for _ in range(2)]
+    ids = [str(r["game_id"]) for _, _, r in gamesindex.each_line(games)][:2]
+    ids.append(played[-1]["game_id"])
+    damaged = _outputs(tmp_path / "league", ids)
+    gamesindex.index_path(games).unlink(missing_ok=True)
+    assert _outputs(tmp_path / "league", ids) == damaged, kinds
