@@ -15,12 +15,14 @@ import json
 import os
 import pathlib
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from rookarena import records, standings, tables
-from rookarena.config import LeagueConfig, as_mapping
+from rookarena import gamesindex, records, standings, tables
 from rookarena.errors import RookError
 from rookarena.standings import GameResult, HeadToHead, Record, ResultStore, game_result
+
+if TYPE_CHECKING:
+    from rookarena.config import LeagueConfig
 
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
@@ -51,6 +53,8 @@ def prepare(
             (out_dir / "logs").mkdir(exist_ok=True)
         except OSError as exc:
             raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
+    from rookarena.config import as_mapping  # noqa: PLC0415 (it imports the bots, which the views of results need not)
+
     meta = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE
@@ -236,15 +240,22 @@ class RecordSink:
     """Appends records to ``games.jsonl``, each flushed and synced before it counts as finished."""
 
     def __init__(self, path: pathlib.Path) -> None:
-        self.stream: IO[str] = path.open("a", encoding="utf-8")
+        self.stream: IO[bytes] = path.open("ab")
+        self.offset = os.fstat(self.stream.fileno()).st_size
+        self.index = gamesindex.Writer(path)
 
     def write(self, record: dict[str, Any]) -> None:
-        records.write(self.stream, record)
+        """Append ``record``, then its line of the games index (a cache: see :mod:`rookarena.gamesindex`)."""
+        text = (records.dumps(record) + "\n").encode()
+        self.stream.write(text)
         self.stream.flush()
         os.fsync(self.stream.fileno())
+        self.index.add(record, text, self.offset, os.fstat(self.stream.fileno()).st_mtime_ns)
+        self.offset += len(text)
 
     def close(self) -> None:
         self.stream.close()
+        self.index.close()
 
 
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
@@ -265,14 +276,24 @@ class Results:
 
 
 def merge_results(directories: Iterable[pathlib.Path]) -> Results:
-    """:func:`merge`'s games as standings results, read one record at a time: the memory kept grows with
-    the number of games by about 150 bytes each (its id, and its result in a :class:`ResultStore`),
-    never with the records' contents."""
+    """:func:`merge`'s games as standings results, read one record at a time (or from the games index,
+    where it matches the records): the memory kept grows with the number of games by about 150 bytes
+    each (its id, and its result in a :class:`ResultStore`), never with the records' contents."""
+    files = _games_files(directories)
+    unindexed: set[pathlib.Path] = set()
+    while True:
+        try:
+            return _merge_results(files, unindexed)
+        except gamesindex.StaleIndexError as exc:
+            unindexed.add(pathlib.Path(str(exc)))
+
+
+def _merge_results(files: list[pathlib.Path], unindexed: set[pathlib.Path]) -> Results:
     seen: set[str] = set()
     games = ResultStore()
     spoke = _Spoke()
-    for path in _games_files(directories):
-        for record in each_record(path):
+    for path in files:
+        for record in each_digest(path, path not in unindexed):
             game_id = str(record.get("game_id"))
             if game_id in seen:
                 continue
@@ -305,6 +326,29 @@ def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
                 )
         out.append(path)
     return out
+
+
+def games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
+    """The games files of ``directories``, after checking they are shards of one league."""
+    return _games_files(directories)
+
+
+def each_digest(path: pathlib.Path, indexed: bool = True) -> Iterator[dict[str, Any]]:
+    """What the standings read of each record of ``path``: the digests of the games index when it
+    matches the file (:mod:`rookarena.gamesindex`), else the records themselves. An index found not to
+    match partway raises :class:`rookarena.gamesindex.StaleIndexError` naming ``path``, for the caller
+    to start again without it."""
+    if indexed:
+        given = 0
+        try:
+            for entry in gamesindex.entries(path):
+                yield entry.digest()
+                given += 1
+            return
+        except gamesindex.StaleIndexError:
+            if given:
+                raise gamesindex.StaleIndexError(str(path)) from None
+    yield from each_record(path)
 
 
 def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:

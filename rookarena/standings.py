@@ -272,7 +272,7 @@ class _Tally:
 
 
 def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) -> list[Standing]:
-    """Every entry's figures, best first: by rating, then win rate, then name.
+    """Every entry's figures, best first: by rating, then win rate, then name; equal figures share a rank.
 
     Ratings are one Bradley–Terry fit over all games (``prior_draws`` virtual draws per entry against a
     0-rated opponent; see :func:`rookarena.ratings.bradley_terry`), with errors over deal pairs when
@@ -328,10 +328,25 @@ def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) 
                 pairs=pair_counts[name],
             )
         )
+
     # Equal figures are equal up to rounding noise (two entries with the same results get ratings a
-    # few ulps apart): compare them rounded, so that the name decides.
-    rows.sort(key=lambda s: (-round(s.rating.elo, 6), -round(s.win_rate.estimate, 9), s.name))
-    return [dataclasses.replace(row, rank=rank) for rank, row in enumerate(rows, 1)]
+    # few ulps apart): compare them rounded. Entries whose figures are equal share a rank, the next rank
+    # skipping as many places (1, 2, 2, 4); among them the name gives the order.
+    def figures(s: Standing) -> tuple[float, float]:
+        return (-round(s.rating.elo, 6), -round(s.win_rate.estimate, 9))
+
+    rows.sort(key=lambda s: (*figures(s), s.name))
+    ranked: list[Standing] = []
+    for place, row in enumerate(rows, 1):
+        shared = ranked and figures(ranked[-1]) == figures(row)
+        ranked.append(dataclasses.replace(row, rank=ranked[-1].rank if shared else place))
+    return ranked
+
+
+def tied(rows: Sequence[Standing]) -> set[int]:
+    """The ranks that more than one entry of ``rows`` holds."""
+    counts = Counter(row.rank for row in rows)
+    return {rank for rank, count in counts.items() if count > 1}
 
 
 def _deal_key(record: Record, teams: tuple[str, str]) -> Hashable | None:
@@ -483,7 +498,7 @@ class HeadToHead:
     pairs: int = 0  # duplicate deal pairs among the games
 
 
-def pair_outcome(first: Record, second: Record, a: str) -> tuple[float, float | None] | None:
+def pair_outcome(first: Record | GameResult, second: Record | GameResult, a: str) -> tuple[float, float | None] | None:
     """``a``'s score over two consecutive records (0 to 2) and its point difference, if they are a deal
     pair with ``a`` in it; the difference is None when a game ended before its first hand."""
     pair = duplicate_pairs([game_result(first), game_result(second)])
@@ -496,7 +511,7 @@ def pair_outcome(first: Record, second: Record, a: str) -> tuple[float, float | 
     return score, diff
 
 
-def game_scores(records: Iterable[Record], a: str, b: str) -> list[float]:
+def game_scores(records: Iterable[Record | GameResult], a: str, b: str) -> list[float]:
     """``a``'s score (1, 0.5, 0) in each game against ``b``, in record order (for a sequential SPRT)."""
     out = []
     for g in game_results(records):

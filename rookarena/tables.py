@@ -11,7 +11,7 @@ from typing import Any
 
 from rookarena.protocol import FaultKind
 from rookarena.sprt import Model, SPRTResult, verdict
-from rookarena.standings import Crosstable, HeadToHead, Standing
+from rookarena.standings import Crosstable, HeadToHead, Standing, tied
 from rookarena.stats import MeanInterval
 
 # Every fault kind a record can hold: the referee's, and a withdrawn team's forfeits. The CSV has a
@@ -69,11 +69,17 @@ def duplicate_text(duplicate: MeanInterval | None) -> str:
     return f"{_fixed(duplicate.mean, sign=True)} ± {_fixed(duplicate.half_width)}"
 
 
+def rank_text(row: Standing, shared: set[int]) -> str:
+    """``2`` or, for a rank that entries share, ``2=``."""
+    return f"{row.rank}=" if row.rank in shared else str(row.rank)
+
+
 def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
     """The cells of the standings table, one list per entry, in the order of ``STANDINGS_HEADERS``."""
+    shared = tied(rows)
     return [
         [
-            row.rank,
+            rank_text(row, shared),
             row.name,
             row.games,
             row.wins,
@@ -96,9 +102,10 @@ def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
 
 def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
     """The cells of the compact table, in the order of ``COMPACT_HEADERS``."""
+    shared = tied(rows)
     return [
         [
-            row.rank,
+            rank_text(row, shared),
             row.name,
             row.games,
             f"{100 * row.win_rate.estimate:.1f}",
@@ -368,8 +375,9 @@ def crosstable_fitted(table: Crosstable, fmt: str, width: int) -> str:
 
 
 NEIGHBOURS_NOTE = (
-    "Neighbours: each entry against the next one below it, over their own games; diff: the dup diff "
-    "with duplicate deals, else the Elo difference [95% CI]; apart: its 95% interval excludes 0."
+    "Neighbours: each entry against the next one below it, over their own games; dup diff: points per "
+    "deal pair ± 95% (with two pairs or more); Elo diff [95% CI]; apart: the dup diff's interval excludes "
+    "0, or without one the Elo diff's."
 )
 
 
@@ -388,31 +396,50 @@ def apart(pair: HeadToHead) -> bool:
     return lo > 0 or hi < 0
 
 
-def _difference_text(pair: HeadToHead) -> str:
-    kind, value, lo, hi = pair_difference(pair)
-    if kind == "dup":
-        return duplicate_text(pair.duplicate)
-    return f"{_fixed(value, 0, sign=True)} [{_fixed(lo, 0, sign=True)}, {_fixed(hi, 0, sign=True)}] Elo"
+def _dup_text(pair: HeadToHead) -> str:
+    """The pair's dup diff in points per deal pair, or ``-`` with fewer than two pairs."""
+    return duplicate_text(pair.duplicate) if pair.duplicate is not None and pair.duplicate.n > 1 else "-"
+
+
+def _elo_text(pair: HeadToHead) -> str:
+    elo = pair.elo
+    return f"{_fixed(elo.elo, 0, sign=True)} [{_fixed(elo.lo, 0, sign=True)}, {_fixed(elo.hi, 0, sign=True)}]"
 
 
 def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str, width: int | None = None) -> str:
     """The table of :func:`rookarena.standings.neighbours` with its note, fitted to ``width``: names are
-    shortened, then left out (the ranks say who) when the table is still too wide."""
-    headers = ["ranks", "higher", "lower", "games", "score %", "diff", "apart"]
+    shortened, then left out (the ranks say who), then a difference column that ``apart`` does not use
+    is left out, when the table is still too wide. Each column holds one unit."""
+    headers = ["ranks", "higher", "lower", "games", "score %", "dup diff", "Elo diff", "apart"]
+    shared = {rank for rank in ranks.values() if list(ranks.values()).count(rank) > 1}
 
-    def draw(limit: int | None, names: bool = True) -> str:
+    def rank(name: str) -> str:
+        return f"{ranks[name]}=" if ranks[name] in shared else str(ranks[name])
+
+    def draw(limit: int | None, names: bool = True, dup: bool = True, elo: bool = True) -> str:
+        keep = [True, names, names, True, True, dup, elo, True]
         rows = [
             [
-                f"{ranks[p.a]}-{ranks[p.b]}",
-                *([_shorten(p.a, limit), _shorten(p.b, limit)] if names else []),
-                p.games,
-                f"{100 * p.win_rate.estimate:.1f}",
-                _difference_text(p),
-                "yes" if apart(p) else "no",
+                cell
+                for cell, kept in zip(
+                    [
+                        f"{rank(p.a)}-{rank(p.b)}",
+                        _shorten(p.a, limit),
+                        _shorten(p.b, limit),
+                        p.games,
+                        f"{100 * p.win_rate.estimate:.1f}",
+                        _dup_text(p),
+                        _elo_text(p),
+                        "yes" if apart(p) else "no",
+                    ],
+                    keep,
+                    strict=True,
+                )
+                if kept
             ]
             for p in pairs
         ]
-        heads = headers if names else [headers[0], *headers[3:]]
+        heads = [head for head, kept in zip(headers, keep, strict=True) if kept]
         return tabulate(rows, headers=heads, tablefmt=fmt)
 
     text = draw(None)
@@ -423,6 +450,9 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
             text = draw(limit)
         if _widest(text) > width:
             text = draw(None, names=False)
+        if _widest(text) > width:
+            by_dup = all(pair_difference(p)[0] == "dup" for p in pairs)
+            text = draw(None, names=False, dup=by_dup, elo=not by_dup)
     note = textwrap.fill(NEIGHBOURS_NOTE, width=max(40, width)) if width is not None else NEIGHBOURS_NOTE
     return text + "\n" + note
 

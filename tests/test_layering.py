@@ -39,6 +39,7 @@ PURE = [
     "sprt",
     "standings",
     "web/model",
+    "web/index",
     "web/text",
     "transcript",
     "web/diff",
@@ -115,3 +116,54 @@ def test_the_check_catches(source: str, caught: set[str]) -> None:
 )
 def test_the_check_lets_through(source: str) -> None:
     assert forbidden(imported(source)) == set()
+
+
+# The views of the results start without what runs bots: a command's modules as they are really imported.
+HEAVY = ("trio", "yaml", "rookarena.bots", "rookarena.referee", "rookarena.tournament", "rookarena.league")
+_IMPORTS = """
+import sys
+from rookarena.cli import main
+try:
+    main(sys.argv[1:], standalone_mode=False)
+except SystemExit:
+    pass
+print(" ".join(sorted(name for name in sys.modules if name.split(".")[0] in ("trio", "yaml") or name in {heavy})))
+"""
+
+
+@pytest.mark.parametrize("command", ["--help", "show", "replay", "report", "standings"])
+def test_the_views_of_the_results_import_nothing_that_runs_bots(tmp_path: Path, command: str) -> None:
+    import subprocess
+    import sys
+
+    import web_games
+
+    played = web_games.league_records(["alpha", "beta"], deals=1)
+    directory = web_games.write_dir(tmp_path / "league", played, ["alpha", "beta"], deals=1)
+    gid = played[0]["game_id"]
+    arguments = {
+        "--help": ["--help"],
+        "show": ["show", str(directory), gid],
+        "replay": ["replay", str(directory), gid, "-o", str(tmp_path / "g.html")],
+        "report": ["report", str(directory), "-o", str(tmp_path / "r.html")],
+        "standings": ["standings", str(directory)],
+    }[command]
+    script = _IMPORTS.replace("{heavy}", repr(set(HEAVY)))
+    done = subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "", f"rookarena {command} imported {done.stdout.splitlines()[-1]}"
+    if command == "show":
+        assert gid in done.stdout
+
+
+def test_the_fault_policies_of_the_command_line_are_the_referees() -> None:
+    from rookarena import cli, referee
+
+    assert tuple(policy.value for policy in referee.FaultPolicy) == cli.FAULT_POLICIES
+
+
+def test_the_isolations_of_the_command_line_are_the_sandboxs() -> None:
+    from rookarena import cli, config, isolation
+
+    assert tuple(isolation.CHOICES) == cli.ISOLATIONS == config.ISOLATIONS

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume as hypothesis_assume
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -181,10 +182,13 @@ def test_ratings_and_ranking() -> None:
     assert rows[0].rating.elo > rows[1].rating.elo > rows[2].rating.elo
 
 
-def test_ties_rank_by_name_and_a_prior_can_be_chosen() -> None:
+def test_ties_share_a_rank_and_a_prior_can_be_chosen() -> None:
     split = [record(["B", "A"], [300, 0], 0), record(["A", "B"], [300, 0], 0)]
     rows = standings.standings(split)
-    assert [(row.rank, row.name) for row in rows] == [(1, "A"), (2, "B")]
+    assert [(row.rank, row.name) for row in rows] == [(1, "A"), (1, "B")]  # equal figures: one rank, by name
+    assert [line.split()[0] for line in tables.standings_table(rows, "plain").splitlines()[1:3]] == ["1=", "1="]
+    assert [r["rank"] for r in tables.standings_json(rows)["standings"]] == [1, 1]
+    assert [line.split(",")[0] for line in tables.standings_csv(rows).splitlines()[1:]] == ["1", "1"]
     assert rows[0].rating.elo == rows[1].rating.elo == 0
     assert rows[0].duplicate is None  # no league field and no seed: no pairs
     # Without a prior, a split pair still has finite ratings; an unbeaten entry does not.
@@ -448,7 +452,8 @@ def test_neighbours_say_which_are_apart() -> None:
     assert [tables.apart(p) for p in pairs] == [True, False]
     text = tables.neighbours_text(pairs, {"A": 1, "B": 2, "C": 3}, "simple")
     lines = text.splitlines()
-    assert lines[0].split() == ["ranks", "higher", "lower", "games", "score", "%", "diff", "apart"]
+    heads = ["ranks", "higher", "lower", "games", "score", "%", "dup", "diff", "Elo", "diff", "apart"]
+    assert lines[0].split() == heads
     assert lines[2].split()[:4] == ["1-2", "A", "B", "12"] and lines[2].split()[-1] == "yes"
     assert lines[3].split()[:4] == ["2-3", "B", "C", "12"] and lines[3].split()[-1] == "no"
     # Too narrow for the names: the ranks say who; the note is wrapped to the width.
@@ -467,3 +472,33 @@ def test_neighbours_say_which_are_apart() -> None:
     narrow = tables.neighbours_text(renamed, long, "simple", width=60)
     assert all(len(line) <= 60 for line in narrow.splitlines())
     assert "AAAA" not in narrow and narrow.splitlines()[2].split()[0] == "1-2"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("ABCDE"),
+            st.sampled_from("ABCDE"),
+            st.sampled_from([0, 1, None]),
+        ),
+        min_size=1,
+        max_size=24,
+    )
+)
+def test_a_rank_is_one_more_than_the_entries_with_better_figures(games: list[tuple[str, str, int | None]]) -> None:
+    played = [record([a, b], [300, 100] if w == 0 else [100, 300], w) for a, b, w in games if a != b]
+    hypothesis_assume(played)
+    rows = standings.standings(played)
+
+    def figures(row: standings.Standing) -> tuple[float, float]:
+        return (-round(row.rating.elo, 6), -round(row.win_rate.estimate, 9))
+
+    for row in rows:
+        assert row.rank == 1 + sum(figures(other) < figures(row) for other in rows)
+    for a, b in itertools.pairwise(rows):
+        assert (a.rank == b.rank) == (figures(a) == figures(b))
+        assert a.rank < b.rank or a.name < b.name
+    shared = standings.tied(rows)
+    texts = [line.split()[0] for line in tables.standings_table(rows, "plain").splitlines()[1 : 1 + len(rows)]]
+    assert texts == [f"{row.rank}=" if row.rank in shared else str(row.rank) for row in rows]

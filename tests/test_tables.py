@@ -75,9 +75,10 @@ def test_cell_texts() -> None:
     assert tables.duplicate_text(BETA.duplicate) == "-12.5 ± inf"
     assert tables.duplicate_text(None) == "-"
     # 21/30 made = 70.0 %; beta has no bids; −0.2 Elo rounds to "+0", never "-0".
+    BETA_TAIL = ["+0 ± 40", "-12.5 ± inf"]  # noqa: N806
     assert tables.standings_rows([ALPHA, BETA]) == [
-        [1, "alpha", 16, 10, 5, 1, "65.6 [43.0, 82.8]", "251.3", "198.0", 30, "70.0", 9, "86.5", *ALPHA_TAIL],
-        [2, "beta", 16, 5, 10, 1, "34.4 [17.2, 57.0]", "198.0", "251.3", 0, "-", 0, "-", "-", "+0 ± 40", "-12.5 ± inf"],
+        ["1", "alpha", 16, 10, 5, 1, "65.6 [43.0, 82.8]", "251.3", "198.0", 30, "70.0", 9, "86.5", *ALPHA_TAIL],
+        ["2", "beta", 16, 5, 10, 1, "34.4 [17.2, 57.0]", "198.0", "251.3", 0, "-", 0, "-", "-", *BETA_TAIL],
     ]
 
 

@@ -162,8 +162,17 @@ def test_the_neighbours_table_equals_the_standings_neighbours(browser: Any, repo
     order = [row["bot"] for row in _standings_json(path)]
     pairs = standings.neighbours(played, order)
     assert [r[1:4] for r in rows] == [[p.a, p.b, str(p.games)] for p in pairs]
-    assert [r[0] for r in rows] == ["1-2", "2-3"]
-    assert [r[6] for r in rows] == ["yes" if tables.apart(p) else "no" for p in pairs]
+    ranks = {row["bot"]: row["rank"] for row in _standings_json(path)}
+    shared = {rank for rank in ranks.values() if list(ranks.values()).count(rank) > 1}
+    mark = {name: f"{rank}=" if rank in shared else str(rank) for name, rank in ranks.items()}
+    assert [r[0] for r in rows] == [f"{mark[p.a]}-{mark[p.b]}" for p in pairs]
+    assert [r[7].split()[0] for r in rows] == ["yes" if tables.apart(p) else "no" for p in pairs]
+    # One unit a column: the dup diff in points (one decimal), the Elo difference in whole Elo.
+    interval = r"[+-](\d+|inf) \[([+-]\d+|-inf), ([+-]\d+|\+inf)\]"
+    for row, p in zip(rows, pairs, strict=True):
+        assert re.fullmatch(interval, row[6]), row[6]
+        dup = r"-" if p.duplicate is None or p.duplicate.n < 2 else r"[+-]\d+\.\d \[.*\]"
+        assert re.fullmatch(dup, row[5]), row[5]
     assert browser.find_element("css selector", "#nav a[href='#neighbours-section']").is_displayed()
     assert _errors(browser) == []
 

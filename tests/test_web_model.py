@@ -21,7 +21,7 @@ from rookarena.game import Deal, Game
 from rookarena.presets import preset
 from rookarena.rules import Rules
 from rookarena.views import view
-from rookarena.web import model, page, sources, text
+from rookarena.web import index, model, page, sources, text
 
 NAMES = ["alpha", "beta", "gamma"]
 
@@ -107,7 +107,8 @@ def test_neighbours_are_the_standings_neighbours() -> None:
     data = model.neighbours(played, rows)
     pairs = standings.neighbours(played, [row.name for row in rows])
     assert [(d["higher"], d["lower"], d["games"]) for d in data] == [(p.a, p.b, p.games) for p in pairs]
-    assert [d["ranks"] for d in data] == [[1, 2], [2, 3]]
+    ranks = {row.name: row.rank for row in rows}
+    assert [d["ranks"] for d in data] == [[ranks[p.a], ranks[p.b]] for p in pairs]
     for d, p in zip(data, pairs, strict=True):
         assert p.duplicate is not None
         assert d["diff"] == {"kind": "dup", "value": p.duplicate.mean, "lo": p.duplicate.lo, "hi": p.duplicate.hi}
@@ -120,13 +121,15 @@ def test_the_cap_keeps_faulted_closest_and_lopsided_games() -> None:
     played[7]["faults"] = [{"seat": 0, "bot": "x", "kind": "crash", "detail": "", "line": "", "hand": 1}]
     links = model.partners(played)
     summaries = [model.game_summary(r, i, links.get(model.game_id(r, i))) for i, r in enumerate(played)]
-    chosen, note = model.select_embedded(summaries, 8)
-    assert len(chosen) == 8 and not note["all"] and note["total"] == 30
+    digest = index.digest(played)
+    plan = index.embed_plan(digest, 8)
+    chosen = [digest.ids[p] for p in plan.positions]
+    assert len(chosen) == 8 and not plan.note["all"] and plan.note["total"] == 30
     assert played[7]["game_id"] in chosen and links[played[7]["game_id"]] in chosen
     margins = sorted(s["margin"] for s in summaries if not s["faults"])
     kept = [s["margin"] for s in summaries if s["id"] in chosen and not s["faults"]]
     assert margins[0] in kept and margins[-1] in kept
-    assert model.select_embedded(summaries, 100)[1]["all"]
+    assert index.embed_plan(digest, 100).note["all"]
 
 
 def test_script_json_cannot_end_the_script_element() -> None:

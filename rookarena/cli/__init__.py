@@ -14,30 +14,31 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import trio
-import yaml
 
-from rookarena import isolation, league, preflight, records, report, results, sessions, standings, tables, workers
+from rookarena import records, report, results, sessions, standings, tables
 from rookarena import sprt as sequential
-from rookarena.bots import BotSpec, Limits, command_of
-from rookarena.config import LeagueConfig
-from rookarena.config import load as load_config
 from rookarena.errors import RookError
 from rookarena.names import name_from_hello, name_problem
 from rookarena.presets import PRESETS, preset, resolve
 from rookarena.records import derive_seed
-from rookarena.referee import FaultPolicy, TimeControl
 from rookarena.rules import Rules
 from rookarena.simulate import random_game, summarize
 from rookarena.standings import GameResult, Record
-from rookarena.tournament import Match, MatchConfig
 
 from .gate import check_cap, exit_status, status_line
-from .progress import Progress, finished_records, last_log_line, plan_text
-from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal
+
+if TYPE_CHECKING:
+    from rookarena.bots import BotSpec
+    from rookarena.config import LeagueConfig
+    from rookarena.tournament import Match
+
+# The commands that run bots import trio, the referee and the league runner when they run, so that the
+# views of the results (show, report, standings) and --help start without them.
+FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.referee.FaultPolicy's values (a test keeps them equal)
+ISOLATIONS = ("none", "bwrap")  # rookarena.isolation.CHOICES (a test keeps them equal)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -88,6 +89,8 @@ def load_rules(spec: str) -> tuple[str, Rules]:
             return resolve(spec)
         except RookError as exc:
             raise click.BadParameter(f"{exc}, or a YAML rules file", param_hint="--rules") from None
+    import yaml  # noqa: PLC0415
+
     try:
         data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -191,7 +194,7 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
 @click.option(
     "--isolation",
     "isolation_kind",
-    type=click.Choice(isolation.CHOICES),
+    type=click.Choice(ISOLATIONS),
     default="none",
     show_default=True,
     help="bwrap: run every bot in a bubblewrap sandbox of its own (docs/league.md §8).",
@@ -212,7 +215,7 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
 )
 @click.option(
     "--faults",
-    type=click.Choice([p.value for p in FaultPolicy]),
+    type=click.Choice(FAULT_POLICIES),
     default="forfeit",
     show_default=True,
     help="A fault forfeits the game, or a random legal action is substituted.",
@@ -313,6 +316,12 @@ def match(
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C or SIGTERM
     """
+    from rookarena.bots import Limits  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.referee import FaultPolicy, TimeControl  # noqa: PLC0415
+    from rookarena.tournament import Match, MatchConfig  # noqa: PLC0415
+
+    from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+
     _logging(verbose)
     if duplicate and games % 2:
         raise click.BadParameter(
@@ -360,7 +369,7 @@ def match(
         names=(a.name, b.name),
     )
     played: list[dict[str, Any]] = []
-    sink = open(out_dir / "games.jsonl", "a", encoding="utf-8") if out_dir else None  # noqa: SIM115
+    sink = results.RecordSink(out_dir / results.GAMES_FILE) if out_dir else None
 
     decision: list[sequential.SPRTResult] = []
     # The test's running sums: O(1) per finished game or deal pair. A pair's first game waits in `pending`.
@@ -370,9 +379,7 @@ def match(
     def on_record(record: dict[str, Any]) -> None:
         played.append(record)
         if sink is not None:
-            records.write(sink, record)
-            sink.flush()
-            os.fsync(sink.fileno())
+            sink.write(record)
         click.echo(report.game_line(record, a.name, len(played), games), err=True)
         if not tally or decision:
             return
@@ -453,6 +460,8 @@ def _isolated_teams(
     team_a: tuple[BotSpec, BotSpec], team_b: tuple[BotSpec, BotSpec], out_dir: pathlib.Path | None
 ) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
     """Both teams' programs under bubblewrap, each team hidden from the other's files and the records."""
+    from rookarena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
+
     try:
         isolation.check()
     except RookError as exc:
@@ -522,6 +531,7 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     the bot is compliant (warnings allowed).
     """
     from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+    from rookarena.referee import TimeControl  # noqa: PLC0415
 
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
@@ -553,6 +563,12 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     help="Seed of the deals, instead of the configuration's (with none there, one is drawn from the OS, or the "
     "recorded one is kept by --resume).",
 )
+@click.option(
+    "--standings-every",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Print the standings so far between games, at most this often (0: after every game; or press s).",
+)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
     config_file: str,
@@ -564,9 +580,22 @@ def run(
     fmt: str,
     wide: bool,
     dry_run: bool,
+    standings_every: float | None,
     verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
+    from rookarena import isolation, league, preflight, workers  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.config import load as load_config  # noqa: PLC0415
+
+    from .progress import Keys, Progress, finished_records, last_log_line, plan_text  # noqa: PLC0415
+    from .stopping import (  # noqa: PLC0415
+        StopRequestedError,
+        first_error,
+        ignore_stop_signals,
+        run_trio,
+        until_signal,
+    )
+
     _logging(verbose)
     try:
         config = load_config(config_file)
@@ -626,7 +655,9 @@ def run(
             click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
             placement = None
     results.note_placement(out_dir, config.pin_cpus, placement, sessions.tracking())
-    progress = Progress(len(games), len(games) - len(todo), finished_records(out_dir) if finished else None)
+    progress = Progress(
+        len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
+    )
     sink = results.RecordSink(out_dir / results.GAMES_FILE)
 
     def on_record(record: dict[str, Any]) -> None:
@@ -636,6 +667,9 @@ def run(
     resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
         f" --shard {shard}" if shard else ""
     )
+    keys = Keys.watch(progress)
+    if keys is not None:
+        click.echo("press s for the standings so far", err=True)
     progress.show()
     try:
         if count == 1:
@@ -657,6 +691,8 @@ def run(
         click.echo(resume_hint, err=True)
         raise SystemExit(130) from None
     finally:
+        if keys is not None:
+            keys.close()
         sink.close()
         lock.release()
     progress.finish()
@@ -701,6 +737,8 @@ def _league_seed(
 
 def _seed_lines(config: LeagueConfig) -> None:
     """The first lines' word on the seed: drawn (where it is recorded), or guessable by isolated bots."""
+    from rookarena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
+
     if config.seed_drawn:
         click.echo(f"seed {config.seed} (drawn: recorded in league.json)", err=True)
     elif isolation.any_isolated(config) and records.guessable(config.seed):
@@ -781,6 +819,8 @@ def _parse_shard(text: str) -> tuple[int, int]:
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
+    from rookarena.bots import BotSpec, command_of  # noqa: PLC0415
+
     try:
         words = command_of(command)
     except ValueError as exc:
@@ -794,6 +834,8 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     """Each spec named by its bot's hello, unless the name was given (PROTOCOL.md §5: the config's or the
     command line's name, else the hello's); name clashes get a suffix. The bots are started once, side by
     side, for their hello; one that does not complete the handshake stops the command with one line."""
+    import trio  # noqa: PLC0415
+
     from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
 
     probes: dict[int, checkbot.Probe] = {}

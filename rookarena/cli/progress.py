@@ -2,31 +2,55 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pathlib
+import shutil
 import sys
+import termios
+import threading
 import time
+import tty
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
 
-from rookarena import league, results
+from rookarena import league, results, standings, tables
 from rookarena.errors import RookError
 
 
 class Progress:
-    """Games done of total, elapsed time, rate, ETA and faults on one line of stderr (a line per 10% when not a
-    terminal); each fault on a line of its own as it happens, and a summary of them per bot at the end."""
+    """Games done of total, elapsed time, rate, ETA and faults on one line of stderr, fitted to the terminal's
+    width (a line per 10% when not a terminal); each fault on a line of its own as it happens, and a summary
+    of them per bot at the end. With ``standings_every`` (seconds), or when the ``s`` key is pressed
+    (:class:`Keys`), the standings so far in short between games, from the results kept as the games end
+    (no file is read again)."""
 
-    def __init__(self, total: int, done: int, earlier: Iterable[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        total: int,
+        done: int,
+        earlier: Iterable[dict[str, Any]] | None = None,
+        standings_every: float | None = None,
+    ) -> None:
         self.total, self.done, self.start_done = total, done, done
         self.faults = 0
         self.by_bot: dict[str, dict[str, tuple[int, str]]] = {}  # bot → kind → (count, first message)
+        self.every = standings_every
+        self.asked = False  # a key asked for the standings: they are shown when the next game ends
+        self.keys: Keys | None = None
+        self.results = standings.ResultStore()
         for record in earlier or []:
             self.faults += len(self._count(record))
+            self._keep(record)
         self.started = time.monotonic()
+        self.last_standings = self.started
         self.tty = sys.stderr.isatty()
         self.last_decile = -1
+
+    def _keep(self, record: dict[str, Any]) -> None:
+        self.results.append(standings.game_result(record, keep=False))  # about 70 bytes a game
 
     def _count(self, record: dict[str, Any]) -> list[dict[str, Any]]:
         faults: list[dict[str, Any]] = record.get("faults", [])
@@ -40,6 +64,7 @@ class Progress:
         self.done += 1
         faults = self._count(record)
         self.faults += len(faults)
+        self._keep(record)
         for fault in faults:
             line = (
                 f"fault: {fault.get('bot')} (seat {fault.get('seat')}) in {record.get('game_id')}, hand "
@@ -48,24 +73,60 @@ class Progress:
             click.echo(("\r\x1b[K" if self.tty else "") + line, err=True)
         if faults and self.tty:
             self.last_decile = -1
+        now = time.monotonic()
+        due = self.every is not None and now - self.last_standings >= self.every
+        if (due or self.asked) and self.done < self.total:
+            self.last_standings, self.asked = now, False
+            click.echo(("\r\x1b[K" if self.tty else "") + self.standings_text(), err=True)
+            self.last_decile = -1
         self.show()
 
-    def text(self) -> str:
+    def standings_text(self) -> str:
+        """The standings of the games so far, in short and fitted to the terminal."""
+        if not self.results:
+            return f"standings after 0 of {self.total} games: none yet"
+        rows = standings.standings(self.results)
+        table = tables.standings_table(rows, "simple", width=_columns())
+        return f"standings after {len(self.results)} of {self.total} games:\n{table}"
+
+    def text(self, width: int | None = None) -> str:
+        """The progress line, at most ``width - 1`` characters (a terminal wraps a line that fills it): the
+        bar narrows, then the rate, the elapsed time and the ETA are left out, in that order."""
         elapsed = time.monotonic() - self.started
         new = self.done - self.start_done
         rate = new / elapsed if elapsed > 0 else 0.0
-        width = 24
-        filled = int(width * self.done / self.total) if self.total else width
-        bar = "#" * filled + "." * (width - filled)
-        eta = f", ETA {_clock((self.total - self.done) / rate)}" if new and rate > 0 else ""
-        return (
-            f"[{bar}] {self.done}/{self.total} games, {_clock(elapsed)} elapsed, {rate:.2f}/s{eta}, "
-            f"faults {self.faults}"
-        )
+        games = f"{self.done}/{self.total} games"
+        faults = f"faults {self.faults}"
+        optional = {
+            "eta": f"ETA {_clock((self.total - self.done) / rate)}" if new and rate > 0 else "",
+            "elapsed": f"{_clock(elapsed)} elapsed",
+            "rate": f"{rate:.2f}/s",
+        }
+        order = ["elapsed", "rate", "eta"]
+
+        def line(parts: list[str], bar: int) -> str:
+            body = ", ".join([games, *(optional[p] for p in parts if optional[p]), faults])
+            if bar <= 0:
+                return body
+            filled = int(bar * self.done / self.total) if self.total else bar
+            return f"[{'#' * filled}{'.' * (bar - filled)}] {body}"
+
+        if width is None:
+            return line(order, 24)
+        limit = width - 1
+        for parts in (order, ["elapsed", "eta"], ["eta"], []):
+            body = len(line(parts, 0))
+            bar = min(24, limit - body - 3)
+            if bar >= 8:
+                return line(parts, bar)
+        for parts in (["eta"], []):
+            if len(line(parts, 0)) <= limit:
+                return line(parts, 0)
+        return line([], 0)[:limit]
 
     def show(self) -> None:
         if self.tty:
-            click.echo("\r" + self.text(), nl=False, err=True)
+            click.echo("\r\x1b[K" + self.text(_columns()), nl=False, err=True)
             return
         decile = 10 * self.done // self.total if self.total else 10
         if decile != self.last_decile:
@@ -86,6 +147,50 @@ class Progress:
                 lines.append(f"  {bot}: {count} {kind}, first {first}")
         lines.append(f"  the bots' stderr logs are in {logs}")
         return "\n".join(lines)
+
+
+class Keys:
+    """Key presses on the terminal of stdin, read by a thread of their own: ``s`` asks ``progress`` for the
+    standings so far (shown as the next game ends). The terminal is set to pass keys on at once
+    (cbreak: Ctrl-C still stops the run) and put back as it was by :meth:`close`."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.fd = sys.stdin.fileno()
+        self.saved = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+        self.thread = threading.Thread(target=self._read, name="rookarena-keys", daemon=True)
+        self.thread.start()
+
+    @classmethod
+    def watch(cls, progress: Progress) -> Keys | None:
+        """Keys of the terminal when stdin and stderr are one, else None (nothing to read keys from)."""
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            return None
+        try:
+            return cls(progress)
+        except (OSError, termios.error):
+            return None
+
+    def _read(self) -> None:
+        while True:
+            try:
+                key = os.read(self.fd, 1)
+            except OSError:
+                return
+            if not key:
+                return
+            if key in (b"s", b"S"):
+                self.progress.asked = True
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+
+
+def _columns() -> int:
+    """The terminal's width now (it may have been resized), 80 when it cannot be told."""
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 def _clock(seconds: float) -> str:

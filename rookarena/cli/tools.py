@@ -7,12 +7,9 @@ import pathlib
 from typing import Any
 
 import click
-import trio
 
 from rookarena import records, results
-from rookarena.bots import Limits
 from rookarena.errors import RookError
-from rookarena.referee import TimeControl
 
 from . import _logging, _spec, main
 
@@ -60,17 +57,6 @@ def _write_page(path: pathlib.Path, text: str) -> None:
         raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
 
 
-def _game_index(played: list[dict[str, Any]], game: str, directory: str) -> int:
-    from rookarena.web import model  # noqa: PLC0415
-
-    index = model.find(played, game)
-    if index is None:
-        ids = model.game_ids(played)
-        shown = ", ".join(repr(i) for i in ids[:5]) + (f" ... ({len(ids)} games)" if len(ids) > 5 else "")
-        raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
-    return index
-
-
 @main.command("report")
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
@@ -99,25 +85,66 @@ def report_command(
     """
     from rookarena import __version__  # noqa: PLC0415
     from rookarena import sprt as sequential  # noqa: PLC0415
-    from rookarena.web import model, page  # noqa: PLC0415
+    from rookarena.web import index, model, page, sources  # noqa: PLC0415
 
-    found = _load_results(directories)
+    try:
+        found = sources.scan([pathlib.Path(d) for d in directories])
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not len(found.digest):
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
     test = None
     if sprt is not None:
         try:
             test = sequential.SequentialTest(
-                sequential.Model(model.sprt_model(found.records)), sprt[0], sprt[1], alpha, beta
+                sequential.Model(model.sprt_model(found.digest.results)), sprt[0], sprt[1], alpha, beta
             )
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--sprt") from None
-    data = model.report_data(found.records, found.info, found.tails, cap=embed, test=test, version=__version__)
+    plan = index.embed_plan(found.digest, embed)
+    try:
+        lines = found.lines(plan.positions)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    data = model.report_page(found.digest, plan, {}, found.info, found.tails, test, __version__, lean=True)
+    raw = {
+        "games": found.digest.index_json(plan.partner, plan.positions),
+        "records": page.records_json({found.digest.ids[p]: lines[p] for p in plan.positions}),
+    }
+    del lines
     path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
-    text = page.render(data, f"rookarena: {data['league']['name']}")
-    _write_page(path, text)
+    try:
+        with path.open("wb") as stream:
+            size = page.write(stream, data, f"rookarena: {data['league']['name']}", raw)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
     note = data["embed"]
-    click.echo(
-        f"report: {path} ({len(text.encode()) / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)"
-    )
+    click.echo(f"report: {path} ({size / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)")
+
+
+def _find_game(directory: str, game: str) -> dict[str, Any]:
+    """The record of GAME in DIRECTORY, found by searching the file rather than reading every record."""
+    from rookarena.web import model, sources  # noqa: PLC0415
+
+    path = pathlib.Path(directory) / results.GAMES_FILE
+    if not path.exists():
+        raise click.ClickException(f"{directory}: no {results.GAMES_FILE} here")
+    record = sources.find_record(path, game)
+    if record is not None:
+        return record
+    ids: list[str] = []
+    count = 0
+    try:
+        for index, (_, found) in enumerate(sources.each_line(path)):
+            count += 1
+            if len(ids) < 5:
+                ids.append(model.game_id(found, index))
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not count:
+        raise click.ClickException(f"no games in {directory!r}")
+    shown = ", ".join(repr(i) for i in ids) + (f" ... ({count} games)" if count > 5 else "")
+    raise click.BadParameter(f"no game {game!r} in {directory!r}: expected one of {shown}", param_hint="GAME_ID")
 
 
 @main.command("replay")
@@ -127,11 +154,14 @@ def report_command(
 def replay_command(directory: str, game: str, output: str | None) -> None:
     """Write the replay viewer of game GAME of DIRECTORY as one HTML file (with its duplicate partner)."""
     from rookarena import __version__  # noqa: PLC0415
-    from rookarena.web import model, page  # noqa: PLC0415
+    from rookarena.web import model, page, sources  # noqa: PLC0415
 
-    found = _load_results((directory,))
-    _game_index(found.records, game, directory)
-    data = model.replay_data(found.records, game, version=__version__)
+    record = _find_game(directory, game)
+    games = [(game, record)]
+    partner = sources.find_partner(pathlib.Path(directory) / results.GAMES_FILE, record, game)
+    if partner is not None:
+        games.append(partner)
+    data = model.replay_page(games, version=__version__)
     path = pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html"
     _write_page(path, page.render(data, f"rookarena: {game}"))
     click.echo(f"replay: {path}")
@@ -145,9 +175,8 @@ def show_command(directory: str, game: str, seat: int | None) -> None:
     """Print game GAME of DIRECTORY as text: every hand's cards, auction, nest, trump, tricks and scores."""
     from rookarena.web import text  # noqa: PLC0415
 
-    found = _load_results((directory,))
-    index = _game_index(found.records, game, directory)
-    click.echo(text.game_text(found.records[index], seat=seat, game_id=game), nl=False)
+    record = _find_game(directory, game)
+    click.echo(text.game_text(record, seat=seat, game_id=game), nl=False)
 
 
 @main.command("diff")
@@ -197,26 +226,36 @@ def diff_command(
     """
     import json  # noqa: PLC0415
 
-    from rookarena import __version__, transcript  # noqa: PLC0415
+    from rookarena import __version__  # noqa: PLC0415
     from rookarena.diff import Differ, run_starts  # noqa: PLC0415
     from rookarena.web import diff as diff_page  # noqa: PLC0415
-    from rookarena.web import page  # noqa: PLC0415
+    from rookarena.web import page, sources  # noqa: PLC0415
 
     _logging(verbose)
-    found = _load_results(directories)
-    names = sorted({str(name) for record in found.records for name in record.get("seats") or []})
+    try:
+        found = sources.select([pathlib.Path(d) for d in directories], old, set(wanted), limit)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not found.known:
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
+    names = found.names
     if old not in names:
         shown = ", ".join(repr(name) for name in names)
         raise click.BadParameter(
             f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
         )
-    games = transcript.select(found.records, old, set(wanted), limit)
-    known = {transcript.game_id(record, index) for index, record in enumerate(found.records)}
+    games = found.games
+    known = found.known
     missing = [gid for gid in wanted if gid not in known]
     if missing:
         raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
     if not games:
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
+    import trio  # noqa: PLC0415 (only the diff runs bots)
+
+    from rookarena.bots import Limits  # noqa: PLC0415
+    from rookarena.referee import TimeControl  # noqa: PLC0415
+
     settings: dict[str, Any] = {}
     try:
         meta = json.loads((pathlib.Path(directories[0]) / results.PLAN_FILE).read_text(encoding="utf-8"))
@@ -234,7 +273,7 @@ def diff_command(
         except RookError as exc:
             raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
     spec = _spec(new_command, None, "new")
-    starts = run_starts([pathlib.Path(d) for d in directories], old, [gid for gid, _ in games])
+    starts = run_starts([pathlib.Path(d) for d in directories], old, games.ids())
     result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup), starts).run, games)
     summary = diff_page.summarize(
         new=result.new,
@@ -246,6 +285,7 @@ def diff_command(
     )
     click.echo(diff_page.text(summary), nl=False)
     if output is not None:
-        data = diff_page.page_data(summary, dict(games), version=__version__)
+        involved = {answer.decision.game_id for answer in (*summary.differences, *summary.faults)}
+        data = diff_page.page_data(summary, games.records(involved), version=__version__)
         _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
         click.echo(f"page: {output}")

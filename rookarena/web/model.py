@@ -5,9 +5,10 @@ The page's own script draws everything from this dict. Figures come from :mod:`r
 ``rookarena standings`` says. The standings rows are ``tables.standings_json`` as it is: a column added
 there shows up in the page with its key as its label.
 
-A large league is not embedded whole: up to ``cap`` records go in, chosen as every game when they fit,
-else the faulted games, then the closest and the most lopsided finishes (with their duplicate
-partners), and the page says how many it left out.
+A large league is not embedded whole: every game is listed from a compact index
+(:class:`rookarena.web.index.Digest`), and up to ``cap`` records go in, chosen as every game when they
+fit, else the faulted games, then the closest and the most lopsided finishes (with their duplicate
+partners); the page says how many it left out.
 """
 
 from __future__ import annotations
@@ -19,17 +20,22 @@ from typing import TYPE_CHECKING, Any
 
 from rookarena import standings, stats, tables
 from rookarena.presets import PRESETS
+from rookarena.web.index import DEFAULT_CAP, STOPPED, Digest, EmbedPlan, digest, embed_plan, pair_positions
+from rookarena.web.index import game_id as game_id  # noqa: PLC0414 (the pages' name for it, used by their readers)
 
 if TYPE_CHECKING:
     from rookarena import sprt as sequential
 
 Record = Mapping[str, Any]
 
-DEFAULT_CAP = 400  # records embedded in a report; about 9 KB each with the sample bots
 
 # Known standings keys: (label, what the column means). Unknown keys get their key as label.
 COLUMNS: dict[str, tuple[str, str]] = {
-    "rank": ("rank", "Place in the table: by rating, then score rate, then name."),
+    "rank": (
+        "rank",
+        "Place in the table: by rating, then score rate; entries with equal figures share a rank (2=), "
+        "the next rank skipping as many places (1, 2=, 2=, 4).",
+    ),
     "bot": ("bot", "The entry (a team of two seats running the bot and its partner)."),
     "games": ("games", "Games played against other entries (games against itself are left out)."),
     "wins": ("W", "Games won; a forfeit is a loss for the team that faulted."),
@@ -88,12 +94,6 @@ class LogTail:
 # -- games -------------------------------------------------------------------------------------------
 
 
-def game_id(record: Record, index: int) -> str:
-    """The record's ``game_id``, or ``game-N`` (N from 1) for records without one (``simulate``)."""
-    value = record.get("game_id")
-    return str(value) if value is not None else f"game-{index + 1}"
-
-
 def teams_of(record: Record) -> tuple[str, str]:
     result = standings.game_result(record)
     return result.teams
@@ -101,16 +101,6 @@ def teams_of(record: Record) -> tuple[str, str]:
 
 def final_scores(record: Record) -> tuple[int, int]:
     return standings.game_result(record).points
-
-
-def partners(played: Sequence[Record]) -> dict[str, str]:
-    """Each game of a duplicate pair mapped to the other (by game id)."""
-    ids = {id(record): game_id(record, index) for index, record in enumerate(played)}
-    out: dict[str, str] = {}
-    for first, second in standings.duplicate_pairs(standings.game_results(played)):
-        a, b = ids[id(first.record)], ids[id(second.record)]
-        out[a], out[b] = b, a
-    return out
 
 
 def game_summary(record: Record, index: int, partner: str | None) -> dict[str, Any]:
@@ -131,7 +121,7 @@ def game_summary(record: Record, index: int, partner: str | None) -> dict[str, A
         "winner": None if winner is None else teams[winner],
         "margin": abs(scores[0] - scores[1]),
         "hands": len(record.get("hands") or []),
-        "reason": result.get("reason", "stopped before its end"),
+        "reason": result.get("reason", STOPPED),
         "faults": len(faults),
         "fault_kinds": sorted({str(f.get("kind")) for f in faults}),
         "deal": league.get("deal"),
@@ -139,46 +129,10 @@ def game_summary(record: Record, index: int, partner: str | None) -> dict[str, A
     }
 
 
-def select_embedded(summaries: Sequence[Mapping[str, Any]], cap: int) -> tuple[list[str], dict[str, Any]]:
-    """The ids of the games to embed (at most ``cap``, never splitting a duplicate pair when there is
-    room for both), and a note saying how they were chosen."""
-    total = len(summaries)
-    if total <= cap:
-        return [s["id"] for s in summaries], {"cap": cap, "total": total, "embedded": total, "all": True}
-    chosen: dict[str, None] = {}
-    by_id = {s["id"]: s for s in summaries}
-
-    def take(summary: Mapping[str, Any]) -> bool:
-        group = [summary["id"]]
-        if summary["partner"] in by_id and summary["partner"] not in chosen:
-            group.append(summary["partner"])
-        group = [g for g in group if g not in chosen]
-        if len(chosen) + len(group) > cap:
-            group = group[:1] if len(chosen) < cap else []
-        for g in group:
-            chosen[g] = None
-        return bool(group)
-
-    counts = {"faulted": 0, "closest": 0, "lopsided": 0}
-    for summary in summaries:
-        if summary["faults"] and summary["id"] not in chosen and take(summary):
-            counts["faulted"] += 1
-    rest = [s for s in summaries if not s["faults"]]
-    closest = sorted(rest, key=lambda s: (s["margin"], s["index"]))
-    lopsided = sorted(rest, key=lambda s: (-s["margin"], s["index"]))
-    turn = 0
-    while len(chosen) < cap and (closest or lopsided):
-        queue, kind = (closest, "closest") if turn % 2 == 0 else (lopsided, "lopsided")
-        turn += 1
-        while queue:
-            summary = queue.pop(0)
-            if summary["id"] not in chosen:
-                if take(summary):
-                    counts[kind] += 1
-                break
-    order = [s["id"] for s in summaries if s["id"] in chosen]
-    note = {"cap": cap, "total": total, "embedded": len(order), "all": False, **counts}
-    return order, note
+def partners(played: Sequence[Record]) -> dict[str, str]:
+    """Each game of a duplicate pair mapped to the other (by game id)."""
+    results = [standings.game_result(record, keep=False) for record in played]
+    return {game_id(played[a], a): game_id(played[b], b) for a, b in pair_positions(results).items()}
 
 
 # -- rules and league -------------------------------------------------------------------------------
@@ -204,15 +158,15 @@ def rules_info(record: Record) -> dict[str, Any]:
     }
 
 
-def league_info(played: Sequence[Record], info: LeagueInfo) -> dict[str, Any]:
-    first = played[0] if played else {}
+def league_info(digest: Digest, info: LeagueInfo) -> dict[str, Any]:
+    first = digest.first or {}
     league = first.get("league") or {}
-    entries = sorted({name for record in played for name in teams_of(record)})
+    entries = digest.entries()
     return {
         "name": info.name or league.get("name") or "results",
         "format": info.format or ("head-to-head match" if len(entries) == 2 else "games"),
         "entries": entries,
-        "games": len(played),
+        "games": len(digest),
         "planned_games": info.planned_games,
         "seed": None if info.seed is None else str(info.seed),
         "duplicate": info.duplicate,
@@ -220,9 +174,9 @@ def league_info(played: Sequence[Record], info: LeagueInfo) -> dict[str, Any]:
         "command": info.command,
         "directories": list(info.directories),
         "settings": dict(info.settings) if info.settings else None,
-        "rules": rules_info(first) if played else None,
-        "hands": sum(len(record.get("hands") or []) for record in played),
-        "faults": sum(len(record.get("faults") or []) for record in played),
+        "rules": rules_info(first) if digest.first is not None else None,
+        "hands": digest.hands,
+        "faults": len(digest.fault_list),
     }
 
 
@@ -262,7 +216,7 @@ def ratings(rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
     return out
 
 
-def crosstable(played: Sequence[Record], order: Sequence[str]) -> dict[str, Any]:
+def crosstable(played: Sequence[Record | standings.GameResult], order: Sequence[str]) -> dict[str, Any]:
     """Row entry against column entry: W-D-L, score rate, its Wilson interval, and whether that
     interval excludes 50%."""
     table = standings.crosstable(played, order)
@@ -291,7 +245,9 @@ def crosstable(played: Sequence[Record], order: Sequence[str]) -> dict[str, Any]
     return {"entries": list(table.entries), "cells": cells}
 
 
-def neighbours(played: Sequence[Record], rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
+def neighbours(
+    played: Sequence[Record | standings.GameResult], rows: Sequence[standings.Standing]
+) -> list[dict[str, Any]]:
     """Each entry against the next one below it in the standings (the neighbours table of the text)."""
     ranks = {row.name: row.rank for row in rows}
     out = []
@@ -305,13 +261,24 @@ def neighbours(played: Sequence[Record], rows: Sequence[standings.Standing]) -> 
                 "games": pair.games,
                 "score": pair.win_rate.estimate,
                 "diff": {"kind": kind, "value": _finite(value), "lo": _finite(lo), "hi": _finite(hi)},
+                "dup": None
+                if pair.duplicate is None or pair.duplicate.n < 2
+                else {
+                    "value": pair.duplicate.mean,
+                    "lo": _finite(pair.duplicate.lo),
+                    "hi": _finite(pair.duplicate.hi),
+                    "pairs": pair.duplicate.n,
+                },
+                "elo": {"value": _finite(pair.elo.elo), "lo": _finite(pair.elo.lo), "hi": _finite(pair.elo.hi)},
                 "apart": tables.apart(pair),
             }
         )
     return out
 
 
-def match_data(played: Sequence[Record], a: str, b: str, test: sequential.SequentialTest | None) -> dict[str, Any]:
+def match_data(
+    played: Sequence[Record | standings.GameResult], a: str, b: str, test: sequential.SequentialTest | None
+) -> dict[str, Any]:
     """Head to head: ``a``'s running score game by game, and with ``test`` its log-likelihood ratio after
     each deal pair (each game for a trinomial test) against its bounds, counted as ``rookarena match``
     counts it."""
@@ -330,23 +297,25 @@ def match_data(played: Sequence[Record], a: str, b: str, test: sequential.Sequen
     }
 
 
-def sprt_data(played: Sequence[Record], a: str, b: str, test: sequential.SequentialTest) -> dict[str, Any]:
+def sprt_data(
+    played: Sequence[Record | standings.GameResult], a: str, b: str, test: sequential.SequentialTest
+) -> dict[str, Any]:
     """The test's LLR after each game or deal pair of ``a`` against ``b``, in record order."""
     tally = test.start()
-    pending: list[Record] = []
+    pending: list[standings.GameResult] = []
     points = []
     decided = None
     for record in played:
-        game = standings.game_result(record)
+        game = standings.game_result(record, keep=False)
         if set(game.teams) != {a, b}:
             continue
         if test.model == TRINOMIAL:
             tally = tally.add_game(game.score if game.teams[0] == a else 1 - game.score)
         elif not pending:
-            pending.append(record)
+            pending.append(game)
             continue
         else:
-            outcome = standings.pair_outcome(pending.pop(), record, a)
+            outcome = standings.pair_outcome(pending.pop(), game, a)
             if outcome is None or (outcome[1] is None and test.model == POINTS):
                 continue
             tally = tally.add_pair(outcome[0], outcome[1] or 0.0)
@@ -371,33 +340,32 @@ def sprt_data(played: Sequence[Record], a: str, b: str, test: sequential.Sequent
     }
 
 
-def sprt_model(played: Sequence[Record]) -> str:
+def sprt_model(played: Sequence[Record | standings.GameResult]) -> str:
     """The model of :mod:`rookarena.sprt` that ``match --sprt`` would use: deal pairs when the games hold
     duplicate deal pairs, games otherwise."""
     paired = bool(standings.duplicate_pairs(standings.game_results(played)))
     return PENTANOMIAL if paired else TRINOMIAL
 
 
-def faults(played: Sequence[Record], tails: Mapping[tuple[str, int], LogTail]) -> list[dict[str, Any]]:
+def faults(digest: Digest, tails: Mapping[tuple[str, int], LogTail]) -> list[dict[str, Any]]:
     """Every fault with its game, and the end of the faulting bot's stderr log (``tails`` by game id and
     seat)."""
     out = []
-    for index, record in enumerate(played):
-        gid = game_id(record, index)
-        for fault in record.get("faults") or []:
-            tail = tails.get((gid, fault.get("seat", -1)))
-            out.append(
-                {
-                    "game": gid,
-                    "bot": fault.get("bot"),
-                    "seat": fault.get("seat"),
-                    "hand": fault.get("hand"),
-                    "kind": fault.get("kind"),
-                    "detail": fault.get("detail"),
-                    "line": fault.get("line"),
-                    "log": None if tail is None or not tail.name else {"name": tail.name, "lines": list(tail.lines)},
-                }
-            )
+    for fault in digest.fault_list:
+        gid = digest.ids[fault["position"]]
+        tail = tails.get((gid, fault.get("seat", -1)))
+        out.append(
+            {
+                "game": gid,
+                "bot": fault.get("bot"),
+                "seat": fault.get("seat"),
+                "hand": fault.get("hand"),
+                "kind": fault.get("kind"),
+                "detail": fault.get("detail"),
+                "line": fault.get("line"),
+                "log": None if tail is None or not tail.name else {"name": tail.name, "lines": list(tail.lines)},
+            }
+        )
     return out
 
 
@@ -412,34 +380,55 @@ def report_data(
     test: sequential.SequentialTest | None = None,
     version: str = "",
 ) -> dict[str, Any]:
-    """Everything the report page shows."""
+    """Everything the report page shows, from records held in memory."""
+    summary = digest(played)
+    plan = embed_plan(summary, cap)
+    return report_page(summary, plan, {p: played[p] for p in plan.positions}, info, tails, test, version)
+
+
+def report_page(
+    summary: Digest,
+    plan: EmbedPlan,
+    embedded: Mapping[int, Record],
+    info: LeagueInfo,
+    tails: Mapping[tuple[str, int], LogTail] | None = None,
+    test: sequential.SequentialTest | None = None,
+    version: str = "",
+    *,
+    lean: bool = False,
+) -> dict[str, Any]:
+    """Everything the report page shows: the figures from the digest's results, the games index, and the
+    records of ``plan``'s positions (``embedded``, read again by the caller). ``lean`` leaves out the
+    games index and the records, for a caller that writes them as JSON text of its own
+    (:meth:`Digest.index_json` and the records' lines)."""
+    played = summary.results
     rows = standings.standings(played)
     table = tables.standings_json(rows)["standings"]
-    links = partners(played)
-    summaries = [game_summary(record, i, links.get(game_id(record, i))) for i, record in enumerate(played)]
-    chosen, note = select_embedded(summaries, cap)
-    keep = set(chosen)
-    for summary in summaries:
-        summary["embedded"] = summary["id"] in keep
     entries = [row.name for row in rows]
     head = None
     if len(entries) == 2:
-        first = next((teams_of(r) for r in played if not (r.get("league") or {}).get("swapped")), None)
+        first = next((teams_of(r) for r in [summary.first] if r and not (r.get("league") or {}).get("swapped")), None)
         a, b = first if first is not None and set(first) == set(entries) else (entries[0], entries[1])
         head = match_data(played, a, b, test)
     return {
         "kind": "report",
         "version": version,
-        "league": league_info(played, info),
+        "league": league_info(summary, info),
         "standings": {"columns": columns(table), "rows": table},
         "ratings": ratings(rows),
         "crosstable": crosstable(played, entries) if entries else None,
         "neighbours": neighbours(played, rows),
         "match": head,
-        "faults": faults(played, tails or {}),
-        "games": summaries,
-        "embed": note,
-        "records": {summaries[i]["id"]: played[i] for i in range(len(played)) if summaries[i]["embedded"]},
+        "faults": faults(summary, tails or {}),
+        "embed": plan.note,
+        **(
+            {}
+            if lean
+            else {
+                "games": summary.index_data(plan.partner, plan.positions),
+                "records": {summary.ids[p]: embedded[p] for p in plan.positions},
+            }
+        ),
     }
 
 
@@ -452,31 +441,33 @@ def find(played: Sequence[Record], wanted: str) -> int | None:
 
 
 def replay_data(played: Sequence[Record], wanted: str, version: str = "") -> dict[str, Any]:
-    """The viewer page of one game, with its duplicate partner when the directory holds it."""
+    """The viewer page of one game, with its duplicate partner when ``played`` holds it."""
     index = find(played, wanted)
     if index is None:
         raise KeyError(wanted)
-    links = partners(played)
-    ids = [wanted]
-    partner = links.get(wanted)
-    if partner is not None:
-        ids.append(partner)
-    summaries = []
-    embedded: dict[str, Record] = {}
-    for gid in ids:
-        i = find(played, gid)
-        assert i is not None
-        summary = game_summary(played[i], i, links.get(gid))
-        summary["embedded"] = True
-        summaries.append(summary)
-        embedded[gid] = played[i]
+    other = partners(played).get(wanted)
+    games = [(wanted, played[index])]
+    if other is not None:
+        at = find(played, other)
+        assert at is not None
+        games.append((other, played[at]))
+    return replay_page(games, version)
+
+
+def replay_page(games: Sequence[tuple[str, Record]], version: str = "") -> dict[str, Any]:
+    """The viewer page of the first of ``games`` (id and record), with the second as its duplicate
+    partner when there is one."""
+    summary = Digest()
+    for gid, record in games:
+        summary.add(record, gid)
+    partner = pair_positions(summary.results)
     return {
         "kind": "replay",
         "version": version,
-        "open": wanted,
-        "games": summaries,
-        "embed": {"cap": len(ids), "total": len(ids), "embedded": len(ids), "all": True},
-        "records": embedded,
+        "open": games[0][0],
+        "games": summary.index_data(partner, range(len(games))),
+        "embed": {"cap": len(games), "total": len(games), "embedded": len(games), "all": True},
+        "records": dict(games),
     }
 
 

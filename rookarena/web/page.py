@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import importlib.resources
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any
 
 import jinja2
 from markupsafe import Markup
@@ -31,9 +31,32 @@ _ENV = jinja2.Environment(
 )
 
 
-def script_json(data: Mapping[str, Any]) -> Markup:
-    """``data`` as JSON that is safe inside a script element (strict JSON: no NaN or infinities)."""
+Raw = Mapping[str, "str | Iterable[str]"]
+
+
+def script_json(data: Mapping[str, Any], raw: Raw | None = None) -> Markup:
+    """``data`` as JSON that is safe inside a script element (strict JSON: no NaN or infinities); the
+    members of ``raw`` are added as they are, each already JSON text (or its pieces, in order: a large
+    part written without making its values first)."""
+    return Markup("".join(str(_escaped(part)) for part in _json_parts(data, raw)))  # escaped piece by piece
+
+
+def _json_parts(data: Mapping[str, Any], raw: Raw | None) -> Iterator[str]:
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    if not raw:
+        yield text
+        return
+    yield text[:-1]
+    for number, (key, value) in enumerate(raw.items()):
+        yield ("," if number or len(text) > 2 else "") + json.dumps(key) + ":"
+        if isinstance(value, str):
+            yield value
+        else:
+            yield from value
+    yield "}"
+
+
+def _escaped(text: str) -> Markup:
     for char, escape in (
         ("<", "\\u003c"),
         (">", "\\u003e"),
@@ -52,14 +75,43 @@ def _static(name: str) -> Markup:
     return Markup(text)  # our own script and style, checked above
 
 
-def render(data: Mapping[str, Any], title: str) -> str:
+def records_json(lines: Mapping[str, str]) -> Iterator[str]:
+    """Records given as their lines of ``games.jsonl`` (by game id) as the pieces of one JSON object."""
+    yield "{"
+    for number, (gid, line) in enumerate(lines.items()):
+        yield ("," if number else "") + json.dumps(gid) + ":"
+        yield line.strip()
+    yield "}"
+
+
+def _context(data: Mapping[str, Any], title: str, blob: Markup) -> dict[str, Any]:
+    return {
+        "title": title,
+        "kind": data.get("kind", "report"),
+        "data": blob,
+        "style": _static("style.css"),
+        "scripts": [_static(name) for name in _SCRIPTS[data.get("kind", "report")]],
+    }
+
+
+def render(data: Mapping[str, Any], title: str, raw: Raw | None = None) -> str:
     """The whole page: ``data`` is :func:`rookarena.web.model.report_data` or ``replay_data``, or
-    :func:`rookarena.web.diff.page_data`; each script draws the parts of its ``kind``."""
-    template = _ENV.get_template("page.html.j2")
-    return template.render(
-        title=title,
-        kind=data.get("kind", "report"),
-        data=script_json(data),
-        style=_static("style.css"),
-        scripts=[_static(name) for name in _SCRIPTS[data.get("kind", "report")]],
-    )
+    :func:`rookarena.web.diff.page_data`, with ``raw``'s members (JSON text) added to it; each script
+    draws the parts of its ``kind``."""
+    return _ENV.get_template("page.html.j2").render(_context(data, title, script_json(data, raw)))
+
+
+_MARK = "\x00rookarena-data\x00"
+
+
+def write(stream: IO[bytes], data: Mapping[str, Any], title: str, raw: Raw | None = None) -> int:
+    """:func:`render`'s page written to ``stream`` a piece at a time: the data's JSON, ``raw``'s pieces
+    included, is never made whole, so a large page costs little memory; the number of bytes written."""
+    page = _ENV.get_template("page.html.j2").render(_context(data, title, Markup(_MARK)))
+    head, tail = page.split(_MARK)
+    size = 0
+    for part in (head, *(_escaped(piece) for piece in _json_parts(data, raw)), tail):
+        chunk = str(part).encode()
+        stream.write(chunk)
+        size += len(chunk)
+    return size

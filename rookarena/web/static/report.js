@@ -9,7 +9,7 @@
 
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+    for (const [key, value] of Object.entries(attrs || {})) if (value !== null && value !== undefined) node.setAttribute(key, String(value));
     for (const child of children.flat(Infinity)) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     return node;
   }
@@ -40,14 +40,27 @@
     return Object.values(value).reduce((a, b) => a + (typeof b === "number" ? b : 0), 0);
   }
 
+  // The columns that matter most come first; the others are shown on request, so the table fits 1280 px.
+  const KEY_COLUMNS = ["rank", "bot", "rating", "duplicate", "win_rate", "games", "wins", "draws", "losses", "faults"];
+
+  function rankText(rows, row) {
+    const shared = rows.filter((other) => other.rank === row.rank).length > 1;
+    return `${row.rank}${shared ? "=" : ""}`;
+  }
+
   function standingsSection() {
-    const { columns, rows } = data.standings;
-    const table = el("table", { id: "standings", class: "standings sortable" });
+    const { rows } = data.standings;
+    const known = data.standings.columns;
+    const columns = [...KEY_COLUMNS.map((key) => known.find((c) => c.key === key)).filter(Boolean),
+      ...known.filter((c) => !KEY_COLUMNS.includes(c.key))];
+    const extra = (column) => !KEY_COLUMNS.includes(column.key);
+    const table = el("table", { id: "standings", class: "standings sortable compact" });
     const head = el("tr", {}, columns.map((column, i) => el("th", { scope: "col", "data-key": column.key, title: column.help,
-      tabindex: 0, "aria-sort": "none", onclick: () => sortBy(i), onkeydown: (e) => { if (e.key === "Enter") sortBy(i); } }, column.label)));
+      class: extra(column) ? "extra" : "", tabindex: 0, "aria-sort": "none", onclick: () => sortBy(i), onkeydown: (e) => { if (e.key === "Enter") sortBy(i); } }, column.label)));
     const body = el("tbody", {}, rows.map((row) => el("tr", { "data-bot": row.bot }, columns.map((column) =>
       el(column.key === "bot" ? "th" : "td", { "data-key": column.key, "data-value": JSON.stringify(row[column.key] === undefined ? null : row[column.key]),
-        class: typeof row[column.key] === "string" ? "text" : "num" }, cellText(column.key, row[column.key]))))));
+        class: `${typeof row[column.key] === "string" ? "text" : "num"}${extra(column) ? " extra" : ""}` },
+      column.key === "rank" ? rankText(rows, row) : cellText(column.key, row[column.key]))))));
     table.append(el("thead", {}, head), body);
     let sorted = { index: 0, direction: 1 };
     function sortBy(index) {
@@ -62,10 +75,12 @@
       body.replaceChildren(...lines);
       [...head.children].forEach((th, i) => th.setAttribute("aria-sort", i === index ? (direction > 0 ? "ascending" : "descending") : "none"));
     }
+    const toggle = el("label", { class: "toggle" }, el("input", { type: "checkbox", id: "all-columns",
+      onchange: (e) => table.classList.toggle("compact", !e.target.checked) }), ` every column (${columns.filter(extra).length} more: ${columns.filter(extra).map((c) => c.label).join(", ")})`);
     const legend = el("dl", { class: "legend" }, columns.map((column) => [el("dt", {}, column.label), el("dd", {}, column.help)]));
     return el("section", { id: "standings-section" }, el("h2", {}, "Standings"),
-      el("p", { class: "help" }, "Click a column's header to sort by it (again to reverse). Every column is explained below the table."),
-      el("div", { class: "scroll" }, table), el("details", { open: true }, el("summary", {}, "What the columns mean"), legend));
+      el("p", { class: "help" }, "Click a column's header to sort by it (again to reverse). Equal figures share a rank, written 2= (the next rank skips: 1, 2=, 2=, 4). Every column is explained below the table. ", toggle),
+      el("div", { class: "scroll" }, table), el("details", {}, el("summary", {}, "What the columns mean"), legend));
   }
 
   // -- plots --------------------------------------------------------------------------------------
@@ -76,19 +91,21 @@
     if (hi - lo < 1) { lo -= 1; hi += 1; }
     const pad = (hi - lo) * 0.05;
     lo -= pad; hi += pad;
-    const width = 640; const left = 150; const right = 20; const rowH = 26; const top = 10;
+    const width = plotWidth();
+    const longest = Math.max(4, ...rows.map((r) => String(r.name).length));
+    const left = Math.min(Math.round(width * 0.45), 16 + 7.2 * longest); const right = 24; const rowH = 26; const top = 10;
     const height = top + rows.length * rowH + 30;
     const x = (v) => left + ((Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo)) * (width - left - right);
     const ticks = [];
     const step = Math.pow(10, Math.floor(Math.log10((hi - lo) / 4)));
     const nice = [1, 2, 5, 10].map((m) => m * step).find((s) => (hi - lo) / s <= 8) || step * 10;
     for (let t = Math.ceil(lo / nice) * nice; t <= hi; t += nice) ticks.push(t);
-    const plot = svg("svg", { id, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title },
+    const plot = svg("svg", { id, viewBox: `0 0 ${width} ${height}`, width: "100%", style: `max-width:${width}px`, role: "img", "aria-label": title },
       ticks.map((t) => svg("g", {}, svg("line", { x1: x(t), x2: x(t), y1: top, y2: height - 25, class: t === 0 ? "zero" : "grid" }),
         svg("text", { x: x(t), y: height - 10, "text-anchor": "middle", class: "tick" }, `${t > 0 ? "+" : ""}${Math.round(t * 100) / 100}`))),
       rows.map((r, i) => {
         const y = top + i * rowH + rowH / 2;
-        const parts = [svg("text", { x: left - 8, y: y + 4, "text-anchor": "end", class: "name" }, r.name)];
+        const parts = [svg("text", { x: left - 8, y: y + 4, "text-anchor": "end", class: "name", textLength: String(r.name).length * 7.2 > left - 16 ? left - 16 : null, lengthAdjust: "spacingAndGlyphs" }, r.name)];
         if (r.value === null) {
           parts.push(svg("text", { x: left + 4, y: y + 4, class: "none" }, "no data"));
         } else {
@@ -103,6 +120,13 @@
     return el("figure", {}, plot, el("figcaption", {}, title));
   }
 
+  // The plots are drawn to the width of the page's sections (their SVG scales with it after).
+  function plotWidth() {
+    const main = document.querySelector("main");
+    const width = main ? main.clientWidth - 2 * 24 - 40 : 900;
+    return Math.max(480, Math.min(1300, width || 900));
+  }
+
   function ratingsSection() {
     const elo = data.ratings.map((r) => ({ name: r.name, value: r.elo, lo: r.lo, hi: r.hi }));
     const parts = [el("h2", {}, "Ratings"), intervalPlot("elo-plot", "Bradley–Terry Elo (mean 0) with its 95% interval", elo, "Elo")];
@@ -114,20 +138,20 @@
   }
 
   function neighboursSection() {
-    const num = (v, digits) => (v === null ? "inf" : (v >= 0 ? "+" : "") + v.toFixed(digits));
+    const num = (v, digits, infinity) => (v === null ? infinity : (v >= 0 ? "+" : "") + v.toFixed(digits));
+    const interval = (d, digits) => `${num(d.value, digits, "inf")} [${num(d.lo, digits, "-inf")}, ${num(d.hi, digits, "+inf")}]`;
+    const ranks = data.standings.rows.map((r) => r.rank);
+    const rank = (r) => `${r}${ranks.filter((x) => x === r).length > 1 ? "=" : ""}`;
     const table = el("table", { id: "neighbours", class: "neighbours" },
-      el("thead", {}, el("tr", {}, ["ranks", "higher", "lower", "games", "score %", "difference [95% CI]", "apart"].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, data.neighbours.map((n) => {
-        const digits = n.diff.kind === "dup" ? 1 : 0;
-        const unit = n.diff.kind === "dup" ? " points a deal pair" : " Elo";
-        return el("tr", { class: n.apart ? "apart" : "", "data-higher": n.higher, "data-lower": n.lower },
-          el("td", {}, `${n.ranks[0]}-${n.ranks[1]}`), el("td", {}, n.higher), el("td", {}, n.lower), el("td", {}, String(n.games)),
-          el("td", {}, `${pct(n.score)}`), el("td", {}, `${num(n.diff.value, digits)} [${num(n.diff.lo, digits)}, ${num(n.diff.hi, digits)}]${unit}`),
-          el("td", {}, n.apart ? "yes" : "no"));
-      })));
+      el("thead", {}, el("tr", {}, ["ranks", "higher", "lower", "games", "score %", "dup diff, points a deal pair [95% CI]", "Elo diff [95% CI]", "apart"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, data.neighbours.map((n) => el("tr", { class: n.apart ? "apart" : "", "data-higher": n.higher, "data-lower": n.lower },
+        el("td", {}, `${rank(n.ranks[0])}-${rank(n.ranks[1])}`), el("td", {}, n.higher), el("td", {}, n.lower), el("td", { class: "num" }, String(n.games)),
+        el("td", { class: "num" }, `${pct(n.score)}`), el("td", { class: "num", "data-key": "dup" }, n.dup ? interval(n.dup, 1) : "-"),
+        el("td", { class: "num", "data-key": "elo" }, interval(n.elo, 0)),
+        el("td", {}, n.apart ? `yes (${n.diff.kind === "dup" ? "dup" : "Elo"})` : "no")))));
     return el("section", { id: "neighbours-section" }, el("h2", {}, "Neighbours"),
-      el("p", { class: "help" }, "Each entry against the next one below it in the standings, over their own games: the higher one's score and the difference (the paired duplicate difference with deal pairs, else Elo) with its 95% interval. ",
-        el("strong", {}, "apart"), ": the interval excludes 0, so the games tell the two apart."),
+      el("p", { class: "help" }, "Each entry against the next one below it in the standings, over their own games: the higher one's score, the paired duplicate difference (with two deal pairs or more) and the Elo difference, each with its 95% interval and each in its own unit. ",
+        el("strong", {}, "apart"), ": the dup diff's interval excludes 0 (without it, the Elo diff's), so the games tell the two apart."),
       el("div", { class: "scroll" }, table));
   }
 
@@ -153,7 +177,7 @@
   }
 
   function linePlot(id, title, points, yLabel, bounds) {
-    const width = 640; const height = 230; const left = 50; const right = 20; const top = 22; const bottom = 30;
+    const width = plotWidth(); const height = 230; const left = 50; const right = 20; const top = 22; const bottom = 30;
     const xs = points.map((p) => p.x);
     const ys = points.map((p) => p.y).concat(bounds || [], [0]);
     const x0 = 0; const x1 = Math.max(1, ...xs);
@@ -162,7 +186,7 @@
     const X = (v) => left + ((v - x0) / (x1 - x0)) * (width - left - right);
     const Y = (v) => top + ((y1 - v) / (y1 - y0)) * (height - top - bottom);
     const path = points.map((p, i) => `${i ? "L" : "M"}${X(p.x).toFixed(1)},${Y(p.y).toFixed(1)}`).join(" ");
-    const plot = svg("svg", { id, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": title },
+    const plot = svg("svg", { id, viewBox: `0 0 ${width} ${height}`, width: "100%", style: `max-width:${width}px`, role: "img", "aria-label": title },
       svg("line", { x1: left, x2: width - right, y1: Y(0), y2: Y(0), class: "zero" }),
       (bounds || []).map((b) => svg("g", {}, svg("line", { x1: left, x2: width - right, y1: Y(b), y2: Y(b), class: "bound" }),
         svg("text", { x: left + 4, y: Y(b) - 4, class: "tick" }, `${b > 0 ? "accept H1" : "accept H0"} at ${b.toFixed(2)}`))),
@@ -209,49 +233,129 @@
   }
 
   function gameLink(id) {
-    const summary = data.games.find((g) => g.id === id);
-    if (summary && !summary.embedded) return el("span", { title: "not embedded: drop games.jsonl on the viewer" }, id);
+    const summary = listed.byId.get(id);
+    if (summary && !summary.embedded) return el("span", { class: "not-embedded", title: "not embedded in this page: see the note above the games list" }, id);
     return el("a", { href: `#game=${encodeURIComponent(id)}`, class: "game-link", "data-game": id }, id);
   }
 
+  // The games list: the page's compact index (or the games of a dropped file), filtered, one page at a time.
+  const PAGE = 50;
+  const listed = { games: [], byId: new Map(), page: 0, shown: [], source: null };
+
+  function setGames(games, source) {
+    listed.games = games;
+    listed.byId = new Map(games.map((g) => [g.id, g]));
+    listed.page = 0;
+    listed.source = source;
+  }
+
   function gamesSection() {
-    const games = data.games;
+    const section = el("section", { id: "games-section" });
+    drawGames(section);
+    return section;
+  }
+
+  function embedNote() {
+    if (listed.source) return `The ${listed.games.length} games of ${listed.source}, dropped on this page: they replace the games the page was built with (reload the page to see those again).`;
+    const e = data.embed;
+    if (e.all) return `All ${e.total} games are embedded in this page.`;
+    return `${e.embedded} of ${e.total} games are embedded in full (the cap is ${e.cap}, set with rookarena report --embed N): every faulted game that fit (${e.faulted}), then the closest (${e.closest}) and the most lopsided (${e.lopsided}) finishes, with their duplicate partners. Every game is listed; to view one that is not embedded, drop the directory's games.jsonl on this page, or run rookarena replay DIR GAME_ID (or rookarena show DIR GAME_ID in a terminal).`;
+  }
+
+  function drawGames(section) {
+    const games = listed.games;
     const bots = [...new Set(games.flatMap((g) => g.teams))].sort();
     const pairings = [...new Set(games.map((g) => g.pairing))].sort();
-    const select = (id, label, options) => el("label", {}, `${label} `, el("select", { id, onchange: apply }, el("option", { value: "" }, "any"), options.map((o) => el("option", { value: o }, o))));
-    const text = el("input", { id: "filter-text", type: "search", placeholder: "game id", oninput: apply });
-    const filters = el("div", { class: "filters" }, select("filter-bot", "bot", bots), select("filter-pairing", "pairing", pairings),
-      el("label", {}, "result ", el("select", { id: "filter-result", onchange: apply }, el("option", { value: "" }, "any"),
-        el("option", { value: "won" }, "won by the bot"), el("option", { value: "lost" }, "lost by the bot"),
-        el("option", { value: "draw" }, "drawn"), el("option", { value: "faulted" }, "with faults"))), text);
-    const rows = games.map((g) => el("tr", { "data-game": g.id, class: g.embedded ? "" : "not-embedded" },
+    const kinds = [...new Set(games.flatMap((g) => g.fault_kinds))].sort();
+    const picks = {};
+    const select = (id, label, options) => el("label", {}, `${label} `, picks[id] = el("select", { id, onchange: () => apply(true) }, options));
+    const any = () => el("option", { value: "" }, "any");
+    const text = el("input", { id: "filter-text", type: "search", placeholder: "game id", oninput: () => apply(true) });
+    const filters = el("div", { class: "filters" },
+      select("filter-bot", "bot", [any(), bots.map((o) => el("option", { value: o }, o))]),
+      select("filter-pairing", "pairing", [any(), pairings.map((o) => el("option", { value: o }, o))]),
+      select("filter-result", "result", [any(), el("option", { value: "won" }, "won by the bot"), el("option", { value: "lost" }, "lost by the bot"),
+        el("option", { value: "draw" }, "drawn")]),
+      select("filter-fault", "fault", [any(), el("option", { value: "*" }, "any fault"), el("option", { value: "-" }, "no fault"),
+        kinds.map((k) => el("option", { value: k }, k))]),
+      text);
+    const count = el("p", { id: "games-count" });
+    const body = el("tbody");
+    const pager = el("div", { class: "pager" });
+    const row = (g) => el("tr", { "data-game": g.id, class: g.embedded ? "" : "not-embedded" },
       el("td", {}, gameLink(g.id)), el("td", {}, g.teams[0]), el("td", { class: "num" }, `${g.scores[0]} – ${g.scores[1]}`), el("td", {}, g.teams[1]),
       el("td", {}, g.winner === null ? "draw" : g.winner), el("td", { class: "num" }, g.hands), el("td", {}, g.reason),
-      el("td", { class: "num" }, g.faults ? `${g.faults} (${g.fault_kinds.join(", ")})` : "-"), el("td", {}, g.partner ? gameLink(g.partner) : "-")));
-    const count = el("p", { id: "games-count" });
-    function apply() {
-      const bot = document.getElementById("filter-bot").value;
-      const pairing = document.getElementById("filter-pairing").value;
-      const result = document.getElementById("filter-result").value;
-      const needle = text.value.trim().toLowerCase();
-      let shown = 0;
-      games.forEach((g, i) => {
-        let ok = (!bot || g.teams.includes(bot)) && (!pairing || g.pairing === pairing) && (!needle || g.id.toLowerCase().includes(needle));
-        if (ok && result === "draw") ok = g.winner === null;
-        if (ok && result === "faulted") ok = g.faults > 0;
-        if (ok && (result === "won" || result === "lost")) ok = bot ? (result === "won") === (g.winner === bot) && g.winner !== null : (result === "won") === (g.winner !== null);
-        rows[i].hidden = !ok;
-        shown += ok;
-      });
-      count.textContent = `${shown} of ${games.length} games shown`;
+      el("td", { class: "num" }, g.faults ? `${g.faults} (${g.fault_kinds.join(", ")})` : "-"), el("td", {}, g.partner ? gameLink(g.partner) : "-"));
+    function draw() {
+      const pages = Math.max(1, Math.ceil(listed.shown.length / PAGE));
+      listed.page = Math.max(0, Math.min(pages - 1, listed.page));
+      const first = listed.page * PAGE;
+      body.replaceChildren(...listed.shown.slice(first, first + PAGE).map(row));
+      const button = (label, id, to, disabled) => el("button", { type: "button", id, disabled, onclick: () => { listed.page = to; draw(); } }, label);
+      const jump = el("input", { type: "number", id: "games-page", min: 1, max: pages, value: listed.page + 1, "aria-label": "page",
+        onchange: (e) => { listed.page = Number(e.target.value) - 1; draw(); } });
+      pager.replaceChildren(button("« first", "games-first", 0, listed.page === 0), button("‹ previous", "games-prev", listed.page - 1, listed.page === 0),
+        el("span", {}, " page ", jump, ` of ${pages} `), button("next ›", "games-next", listed.page + 1, listed.page >= pages - 1),
+        button("last »", "games-last", pages - 1, listed.page >= pages - 1));
+      count.textContent = `${listed.shown.length} of ${games.length} games match; ${listed.shown.length ? `${first + 1}–${Math.min(first + PAGE, listed.shown.length)}` : "none"} shown`;
     }
-    const e = data.embed;
-    const note = e.all ? `All ${e.total} games are embedded in this page.`
-      : `${e.embedded} of ${e.total} games are embedded (the cap is ${e.cap}): every faulted game that fit (${e.faulted}), then the closest (${e.closest}) and the most lopsided (${e.lopsided}) finishes, with their duplicate partners. Drop the directory's games.jsonl on the viewer to open the others.`;
-    const section = el("section", { id: "games-section" }, el("h2", {}, "Games"), el("p", { class: "help", id: "embed-note" }, note), filters, count,
-      el("div", { class: "scroll" }, el("table", { id: "games", class: "games" }, el("thead", {}, el("tr", {}, ["game", "team 0 (seats 0, 2)", "score", "team 1 (seats 1, 3)", "winner", "hands", "how it ended", "faults", "same deal"].map((h) => el("th", {}, h)))), el("tbody", {}, rows))));
-    setTimeout(apply, 0);
-    return section;
+    function apply(reset) {
+      const bot = picks["filter-bot"].value;
+      const pairing = picks["filter-pairing"].value;
+      const result = picks["filter-result"].value;
+      const fault = picks["filter-fault"].value;
+      const needle = text.value.trim().toLowerCase();
+      listed.shown = games.filter((g) => {
+        if (bot && !g.teams.includes(bot)) return false;
+        if (pairing && g.pairing !== pairing) return false;
+        if (needle && !g.id.toLowerCase().includes(needle)) return false;
+        if (result === "draw" && g.winner !== null) return false;
+        if (result === "won" || result === "lost") {
+          if (g.winner === null) return false;
+          if (bot && (result === "won") !== (g.winner === bot)) return false;
+        }
+        if (fault === "*" && !g.faults) return false;
+        if (fault === "-" && g.faults) return false;
+        if (fault && fault !== "*" && fault !== "-" && !g.fault_kinds.includes(fault)) return false;
+        return true;
+      });
+      if (reset) listed.page = 0;
+      draw();
+    }
+    section.replaceChildren(el("h2", {}, `Games (${games.length})`), el("p", { class: "help", id: "embed-note" }, embedNote()), filters, count, pager,
+      el("div", { class: "scroll" }, el("table", { id: "games", class: "games" }, el("thead", {}, el("tr", {}, ["game", "team 0 (seats 0, 2)", "score", "team 1 (seats 1, 3)", "winner", "hands", "how it ended", "faults", "same deal"].map((h) => el("th", {}, h)))), body)));
+    listed.shown = games;
+    section.refilter = () => apply(false);
+    apply(false);
+  }
+
+  // The page's games index: rows of small numbers naming `values` (see rookarena/web/model.py, Digest).
+  function decodeGames(blob) {
+    if (Array.isArray(blob)) return blob;
+    const at = Object.fromEntries(blob.columns.map((name, i) => [name, i]));
+    const values = blob.values;
+    const embedded = new Set(blob.embedded);
+    return blob.rows.map((r, i) => {
+      const teams = [values[r[at.team0]], values[r[at.team1]]];
+      const scores = [r[at.score0], r[at.score1]];
+      const partner = r[at.partner];
+      return { id: r[at.id], index: i, teams, pairing: [...teams].sort().join(" vs "), scores, winner: r[at.winner] < 0 ? null : teams[r[at.winner]],
+        margin: Math.abs(scores[0] - scores[1]), hands: r[at.hands], reason: values[r[at.reason]], faults: r[at.faults],
+        fault_kinds: values[r[at.kinds]], deal: r[at.deal] < 0 ? null : r[at.deal], partner: partner < 0 ? null : blob.rows[partner][at.id], embedded: embedded.has(i) };
+    });
+  }
+
+  // The same summary from a whole record (a dropped file's games).
+  function summaryOf(id, record, partner) {
+    const teams = record.teams || [record.seats[0], record.seats[1]];
+    const hands = record.hands || [];
+    const result = record.result;
+    const scores = result ? result.scores : hands.length ? hands[hands.length - 1].scores : [0, 0];
+    const faults = record.faults || [];
+    return { id, teams, pairing: [...teams].sort().join(" vs "), scores, winner: result && result.winner !== null ? teams[result.winner] : null,
+      margin: Math.abs(scores[0] - scores[1]), hands: hands.length, reason: result ? result.reason : "stopped before its end",
+      faults: faults.length, fault_kinds: [...new Set(faults.map((f) => String(f.kind)))].sort(), deal: record.league ? record.league.deal : null,
+      partner: partner || null, embedded: true };
   }
 
   function leagueSection() {
@@ -276,8 +380,9 @@
 
   const games = {};
   for (const [id, record] of Object.entries(data.records || {})) games[id] = record;
+  setGames(decodeGames(data.games || []), null);
   const summaries = {};
-  for (const g of data.games || []) summaries[g.id] = { partner: g.partner && games[g.partner] ? g.partner : null };
+  for (const g of listed.games) summaries[g.id] = { partner: g.partner && games[g.partner] ? g.partner : null };
   const viewer = new Rook.Viewer(document.getElementById("viewer"), games, summaries);
   window.rookViewer = viewer;
 
@@ -302,7 +407,16 @@
     if (params.has("seat")) viewer.seat = Number(params.get("seat"));
     viewer.open(id);
     if (params.has("step") && viewer.boards.length) viewer.go(Number(params.get("step")));
-    if (data.kind === "report") document.getElementById("viewer-section").scrollIntoView();
+    if (data.kind === "report") showViewer();
+  }
+
+  // A chosen game's viewer comes first on the page, above the report, and is scrolled to.
+  function showViewer() {
+    const section = document.getElementById("viewer-section");
+    const main = document.querySelector("main");
+    if (main.firstElementChild !== section) main.prepend(section);
+    section.classList.add("open");
+    section.scrollIntoView();
   }
   window.addEventListener("hashchange", openFromHash);
   openFromHash();
@@ -313,10 +427,14 @@
     const reader = new FileReader();
     reader.onload = () => {
       try {
-        const ids = viewer.add(Rook.parseRecords(String(reader.result)), file.name);
-        if (!ids.length) throw new Error("no game records in it");
+        const parsed = Rook.parseRecords(String(reader.result));
+        if (!parsed.length) throw new Error("no game records in it");
+        const ids = viewer.replace(parsed, file.name);
+        setGames(ids.map((id) => summaryOf(id, viewer.games[id], (viewer.summaries[id] || {}).partner)), file.name);
+        const section = document.getElementById("games-section");
+        if (section) drawGames(section);
         viewer.open(ids[0]);
-        document.getElementById("viewer-section").scrollIntoView();
+        if (data.kind === "report") showViewer();
       } catch (err) {
         document.getElementById("viewer").replaceChildren(el("p", { class: "error" }, `${file.name}: ${err.message}`));
       }

@@ -176,6 +176,14 @@ const Rook = (() => {
       title: `${COLOR_NAMES[text[0]]} ${text.slice(1)}` }, text.slice(1), el("small", {}, COLOR_NAMES[text[0]][0]));
   }
 
+  // The referee's timing of a seat (median and longest decision, in ms), when the record has it.
+  function timingText(record, seat) {
+    const t = (record.timing || [])[seat];
+    if (!t || !t.count) return "";
+    const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+    return `${t.count} decisions · median ${ms(t.median)} ms · longest ${ms(t.max)} ms`;
+  }
+
   function backs(count) {
     return el("span", { class: "backs", title: `${count} hidden cards` },
       Array.from({ length: count }, () => el("span", { class: "card back" })), el("small", {}, ` ${count}`));
@@ -237,31 +245,38 @@ const Rook = (() => {
       const names = record.seats || ["?", "?", "?", "?"];
       const base = seat === null ? 0 : seat; // the seat whose view is shown sits at the bottom
       const marked = this.mark && step.act && step.hand === this.mark.hand && step.actions === this.mark.actions;
+      const trick = step.trick;
       const seats = [0, 1, 2, 3].map((s) => {
         const cards = view.hands[s];
         const own = seat === s ? " own" : "";
         const acting = step.act && step.act.seat === s ? " acting" : "";
         return el("div", { class: `seat pos-${POSITIONS[(s - base + 4) % 4]}${own}${acting}`, "data-seat": s },
           el("div", { class: "seat-name" }, `seat ${s} · ${names[s]}`, s % 2 === 0 ? " · team 0" : " · team 1",
-            step.dealer === s ? " · dealer" : "", step.bidder === s ? ` · bidder (${step.bid})` : ""),
+            step.dealer === s ? " · dealer" : "", step.bidder === s ? ` · bidder (${step.bid})` : "",
+            trick && trick.leader === s ? el("span", { class: "led-mark" }, " · led") : null),
+          timingText(record, s) ? el("div", { class: "timing", title: "the seat's time per decision over the whole game, as the referee recorded it" }, timingText(record, s)) : null,
           el("div", { class: "hand" }, cards === null ? backs(step.hands[s].length)
             : sortCards(cards, rules, step.trump).map((c) => card(c))));
       });
-      const trick = step.trick;
       const played = [0, 1, 2, 3].map((s) => {
         let face = null;
         if (trick) {
           const k = (s - trick.leader + 4) % 4;
-          if (k < trick.cards.length) face = card(trick.cards[k], trick.winner === s ? "winner" : "");
+          if (k < trick.cards.length) face = card(trick.cards[k], `${trick.winner === s ? "winner" : ""}${k === 0 ? " led" : ""}`);
         }
-        return el("div", { class: `slot pos-${POSITIONS[(s - base + 4) % 4]}` }, face);
+        const leads = trick && trick.leader === s;
+        return el("div", { class: `slot pos-${POSITIONS[(s - base + 4) % 4]}${leads ? " leader" : ""}`, "data-seat": s },
+          face, leads ? el("small", { class: "led-label" }, "led") : null);
       });
       const nestBox = el("div", { class: "nest" }, el("span", { class: "label" }, step.bidder === null ? "nest" : "nest (taken)"),
         view.nest === null ? backs(step.nest.length) : view.nest.map((c) => card(c)));
       const discardBox = step.bidder === null ? null : el("div", { class: "discards" }, el("span", { class: "label" }, "discards"),
         view.discards === null ? backs(step.discards.length) : step.discards.length ? view.discards.map((c) => card(c)) : "none yet");
-      const center = el("div", { class: "center" }, played, el("div", { class: "middle" }, nestBox, discardBox));
-      const table = el("div", { class: "table" }, seats, center);
+      const trickLabel = trick ? el("div", { class: "middle" }, `trick ${step.tricks.length + (trick.winner === null ? 1 : 0)}`,
+        trick.winner !== null ? el("span", { class: "label" }, `seat ${trick.winner} takes it`) : null) : null;
+      const center = el("div", { class: "center" }, played, trickLabel);
+      const side = el("div", { class: "side" }, nestBox, discardBox);
+      const table = el("div", { class: "table" }, seats, center, side);
       const info = this.info(step, names, marked, seat);
       return el("div", { class: "board", "data-game": this.id, "data-step": this.at, "data-hand": step.hand,
         "data-actions": step.actions, "data-kind": step.kind },
@@ -306,7 +321,17 @@ const Rook = (() => {
       this.boards = [];
       this.seat = null;
       this.pair = true;
+      this.speed = 2;
+      this.timer = null;
       document.addEventListener("keydown", (event) => this.key(event));
+    }
+
+    // A dropped file's games take the place of the games the page holds.
+    replace(records, source) {
+      this.pause();
+      this.games = {};
+      this.summaries = {};
+      return this.add(records, source);
     }
 
     add(records, source) {
@@ -368,13 +393,42 @@ const Rook = (() => {
       return `${teams[0]} (seats 0, 2) ${scores[0]} – ${scores[1]} ${teams[1]} (seats 1, 3)`;
     }
 
+    // Every board shows the same moment (hand, decision); at the main game's end every game is at its end.
     go(index) {
       const main = this.boards[0];
       if (!main) return;
       main.at = Math.max(0, Math.min(main.steps.length - 1, index));
       const step = main.steps[main.at];
-      for (const other of this.boards.slice(1)) other.moveTo(step.hand, step.actions);
-      this.render();
+      const last = main.at === main.steps.length - 1;
+      for (const other of this.boards.slice(1)) {
+        if (last) other.at = other.steps.length - 1;
+        else other.moveTo(step.hand, step.actions);
+      }
+      if (last) this.pause();
+      this.update();
+    }
+
+    // Autoplay: one step every 1/speed seconds until the end.
+    play() {
+      if (!this.boards.length) return;
+      if (this.boards[0].at >= this.boards[0].steps.length - 1) this.go(0);
+      this.pause();
+      this.timer = setInterval(() => this.go(this.boards[0].at + 1), 1000 / this.speed);
+      this.update();
+    }
+
+    pause() {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = null;
+    }
+
+    toggle() {
+      if (this.timer) { this.pause(); this.update(); } else this.play();
+    }
+
+    setSpeed(speed) {
+      this.speed = speed;
+      if (this.timer) this.play();
     }
 
     stop(direction) {
@@ -406,7 +460,7 @@ const Rook = (() => {
         ArrowRight: () => this.go(at + 1), ArrowLeft: () => this.go(at - 1),
         ArrowDown: () => this.stop(1), ArrowUp: () => this.stop(-1),
         PageDown: () => this.hand(1), PageUp: () => this.hand(-1),
-        Home: () => this.go(0), End: () => this.go(Infinity),
+        Home: () => this.go(0), End: () => this.go(Infinity), " ": () => this.toggle(),
       };
       const move = moves[event.key];
       if (move) {
@@ -416,26 +470,36 @@ const Rook = (() => {
     }
 
     render() {
+      this.pause();
       const main = this.boards[0];
       const record = main.record;
       const names = record.seats || [];
       const seatSelect = el("select", { id: "seat-select", "aria-label": "whose view",
-        onchange: (e) => { this.seat = e.target.value === "all" ? null : Number(e.target.value); this.render(); } },
+        onchange: (e) => { this.seat = e.target.value === "all" ? null : Number(e.target.value); this.update(); } },
       el("option", { value: "all", selected: this.seat === null }, "everything"),
       [0, 1, 2, 3].map((s) => el("option", { value: s, selected: this.seat === s }, `what seat ${s} (${names[s]}) knew`)));
       const ids = Object.keys(this.games);
       const picker = el("select", { id: "game-select", "aria-label": "game", onchange: (e) => this.open(e.target.value) },
-        ids.map((id) => el("option", { value: id, selected: id === this.current }, id)));
-      const button = (label, title, action) => el("button", { type: "button", title, onclick: action }, label);
+        ids.slice(0, 2000).map((id) => el("option", { value: id, selected: id === this.current }, id)),
+        ids.length > 2000 && !ids.slice(0, 2000).includes(this.current) ? el("option", { value: this.current, selected: true }, this.current) : null);
+      const button = (label, title, action, id) => el("button", { type: "button", title, onclick: action, id }, label);
+      this.playButton = button("▶ play", "play the game step by step (space)", () => this.toggle(), "play-button");
+      const speed = el("select", { id: "speed-select", "aria-label": "steps per second", onchange: (e) => this.setSpeed(Number(e.target.value)) },
+        [0.5, 1, 2, 4, 8, 16].map((v) => el("option", { value: v, selected: v === this.speed }, `${v} steps/s`)));
+      this.slider = el("input", { type: "range", id: "step-slider", min: 0, max: main.steps.length - 1, value: main.at, "aria-label": "step",
+        oninput: (e) => { this.pause(); this.go(Number(e.target.value)); } });
+      this.position = el("span", { class: "position", id: "step-position" });
       const controls = el("div", { class: "controls" },
         button("|◀", "start (Home)", () => this.go(0)),
         button("◀ hand", "previous hand (PgUp)", () => this.hand(-1)),
         button("◀ trick", "previous trick or phase (↑)", () => this.stop(-1)),
-        button("◀", "previous action (←)", () => this.go(main.at - 1)),
-        button("▶", "next action (→)", () => this.go(main.at + 1)),
+        button("◀", "previous action (←)", () => this.go(this.boards[0].at - 1)),
+        button("▶", "next action (→)", () => this.go(this.boards[0].at + 1)),
         button("trick ▶", "next trick or phase (↓)", () => this.stop(1)),
         button("hand ▶", "next hand (PgDn)", () => this.hand(1)),
         button("▶|", "end (End)", () => this.go(Infinity)),
+        this.playButton, el("label", {}, " speed ", speed));
+      const scrub = el("div", { class: "controls scrub" }, this.slider, this.position,
         el("label", {}, " game ", picker), el("label", {}, " view ", seatSelect));
       const notes = [];
       if (this.partner) {
@@ -455,9 +519,19 @@ const Rook = (() => {
             }))
           : el("p", { class: "difference" }, "the two games made the same decisions"));
       }
-      const seat = this.seat;
-      this.root.replaceChildren(controls, ...notes, el("div", { class: `boards n${this.boards.length}` },
-        this.boards.map((board) => board.render(seat))));
+      this.boardsNode = el("div", { class: `boards n${this.boards.length}` });
+      this.root.replaceChildren(controls, scrub, ...notes, this.boardsNode);
+      this.update();
+    }
+
+    // Redraw the boards and the slider for the current step (the controls stay, so a drag goes on).
+    update() {
+      if (!this.boardsNode) return;
+      const main = this.boards[0];
+      this.boardsNode.replaceChildren(...this.boards.map((board) => board.render(this.seat)));
+      this.slider.value = String(main.at);
+      this.position.textContent = ` step ${main.at + 1} of ${main.steps.length}`;
+      this.playButton.textContent = this.timer ? "❚❚ pause" : "▶ play";
     }
   }
 
