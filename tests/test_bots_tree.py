@@ -207,12 +207,14 @@ def test_a_league_with_a_bot_that_stops_reading_finishes(policy: str, tmp_path: 
 
 
 @pytest.mark.slow
-def test_a_worker_ends_what_a_bot_left_even_without_its_mark(tmp_path: pathlib.Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_worker_ends_what_a_bot_left_even_without_its_mark(jobs: int, tmp_path: pathlib.Path) -> None:
     """A setsid'd, double-forked grandchild that dropped ROOKARENA_BOT from its environment is re-parented
-    to the worker (its subreaper), which kills it once its bots are stopped."""
+    to the process that plays the games (its subreaper: a worker, or the referee itself with jobs 1), which
+    kills it once its bots are stopped."""
     marker = f"rookarena-unmarked-{uuid.uuid4().hex}"
     config = tmp_path / "league.yaml"
-    lines = ["name: unmarked", "games: 2", "seed: 4", "jobs: 2", "time: {move: 0.5, startup: 5}", "bots:"]
+    lines = ["name: unmarked", "games: 2", "seed: 4", f"jobs: {jobs}", "time: {move: 0.5, startup: 5}", "bots:"]
     for index in range(3):
         lines += [
             f"  - name: u{index}",
@@ -226,4 +228,17 @@ def test_a_worker_ends_what_a_bot_left_even_without_its_mark(tmp_path: pathlib.P
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
+    gone(marker)
+
+
+def test_rookarena_match_ends_what_a_bot_left_even_without_its_mark(tmp_path: pathlib.Path) -> None:
+    """The same grandchild under `rookarena match`: the referee is its subreaper and kills it at the end."""
+    marker = f"rookarena-unmarked-{uuid.uuid4().hex}"
+    bot = f"{sys.executable} {ADVERSARY} unmarked 0 {marker}"
+    command = [sys.executable, "-m", "rookarena", "match", bot, f"{sys.executable} -m rookarena.randombot 1"]
+    command += ["--games", "2", "--seed", "4", "--move-time", "0.5", "--out", str(tmp_path / "out")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert result.returncode in (0, 3), result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
     gone(marker)

@@ -416,6 +416,8 @@ def match(
         click.echo(f"interrupted after {len(played)} of {games} games", err=True)
         raise SystemExit(130) from None
     finally:
+        # every bot is stopped: what is still re-parented to this process was left by one of them
+        sessions.kill_strays()
         if sink is not None:
             sink.close()
         if lock is not None:
@@ -673,7 +675,10 @@ def run(
     progress.show()
     try:
         if count == 1:
-            run_trio(until_signal, league.run, isolated, todo, 1, out_dir / "logs", on_record)
+            try:
+                run_trio(until_signal, league.run, isolated, todo, 1, out_dir / "logs", on_record)
+            finally:  # every bot is stopped: what is still re-parented to this process was left by one of them
+                sessions.kill_strays()
         else:
             run_trio(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
     except* RookError as group:
