@@ -92,6 +92,7 @@ const Rook = (() => {
       if (!times) return { seat, text };
       const value = times[seat][decided[seat]];
       decided[seat] += 1;
+      if (value === undefined) return { seat, text }; // a list shorter than the game: no time to show
       return { seat, text, ms: typeof value === "number" ? value : null };
     };
     record.hands.forEach((hand, hi) => {
