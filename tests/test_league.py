@@ -465,6 +465,7 @@ def test_a_league_records_the_time_of_every_decision_each_seat_was_asked(played:
         assert [len(seat) for seat in times] == [t["count"] for t in timing] == seat_decisions(record)
         for seat, (seat_times, summary) in enumerate(zip(times, timing, strict=True)):
             assert all(isinstance(t, (int, float)) and t >= 0 and round(t, 1) == t for t in seat_times), seat
+            assert not any(isinstance(t, float) and t.is_integer() for t in seat_times), seat  # 3, not 3.0
             assert abs(max(seat_times) - summary["max"]) <= 0.05 + 1e-9, (record["game_id"], seat)
             assert abs(sum(seat_times) - summary["total"]) <= 0.05 * len(seat_times) + 1e-6, (record["game_id"], seat)
 
