@@ -310,3 +310,11 @@ def test_show_of_a_record_without_times_prints_none() -> None:
     assert " ms" not in shown and "times:" not in shown
     record["decision_ms"] = "garbled"
     assert text.game_text(record) == shown
+
+
+def test_show_marks_the_slowest_of_the_decisions_it_shows() -> None:
+    record = web_games.league_records(NAMES[:2], deals=1)[0]
+    web_games.add_times(record, random.Random(3))
+    record["decision_ms"][2].append(5000)  # a forfeit's last decision: in no recorded hand
+    shown = text.game_text(record)
+    assert "5000.0" not in shown and len(re.findall(r"987\.6(?: ms)?\*", shown)) == 1

@@ -58,7 +58,8 @@ class DecisionTimes:
         valid = isinstance(raw, list) and len(raw) == 4 and all(isinstance(times, list) for times in raw)
         self.times: list[list[Any]] | None = raw if valid else None
         self.taken = [0] * 4
-        numbers = [t for times in self.times or [] for t in times if _is_ms(t)]
+        made = _decisions_made(record)  # a forfeit's last entries belong to a hand the record does not hold
+        numbers = [t for times, n in zip(self.times or [], made, strict=False) for t in times[:n] if _is_ms(t)]
         self.slowest = max(numbers) if numbers else None
         self.marked = False
 
@@ -78,6 +79,20 @@ class DecisionTimes:
         slowest = value == self.slowest and not self.marked
         self.marked = self.marked or slowest
         return f"{value:.1f}" + ("*" if slowest else "")
+
+
+def _decisions_made(record: Mapping[str, Any]) -> list[int]:
+    """How many actions each seat made in the record's hands."""
+    made = [0] * 4
+    for hand in record.get("hands") or []:
+        for call in hand["auction"]:
+            made[call["seat"]] += 1
+        if hand.get("bidder") is not None:
+            made[hand["bidder"]] += len(hand["discards"]) + 1
+            for trick in hand["tricks"]:
+                for k in range(len(trick["cards"])):
+                    made[(trick["leader"] + k) % 4] += 1
+    return made
 
 
 def _unit(taken: str) -> str:
