@@ -4,7 +4,8 @@ Each decision: the seat to act gets its view and the legal actions; its reply is
 the engine; every failure becomes a fault of a named kind. Under the ``forfeit`` policy a fault ends
 the game at once, lost by the faulting team; under ``substitute`` a random legal action is played in its
 place (for the rest of the game if the bot is gone) and the fault is counted. The record written is the
-engine's game record plus ``game_id``, ``bots``, ``faults``, ``timing`` and, after a forfeit, ``forfeit``.
+engine's game record plus ``game_id``, ``bots``, ``faults``, ``timing``, ``decision_ms`` and, after a
+forfeit, ``forfeit``.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class Referee:
         self.faults: list[dict[str, Any]] = []
         self.replaced = [not bot.alive for bot in self.bots]
         self.times: list[list[float]] = [[] for _ in range(4)]
+        self.decided: list[list[float | None]] = [[] for _ in range(4)]  # each decision's reply seconds, or None
         self.overhead: list[float] = []
         self.outbox: list[list[bytes]] = [[] for _ in range(4)]
         self.views = ViewEncoder()
@@ -146,9 +148,12 @@ class Referee:
         action: Action | None = None
         number = self.decisions[seat]
         self.decisions[seat] = number + 1
+        self.decided[seat].append(None)  # stays None if the referee plays for the seat, or the fault forfeits
         if not self.replaced[seat]:
             action, waited = await self._ask(seat, legal, request_id(self.setup.seed, seat, number))
         substituted = action is None
+        if not substituted:
+            self.decided[seat][-1] = waited
         if action is None:
             action = random_action(legal, self.rng)
         hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
@@ -254,6 +259,7 @@ class Referee:
             ],
             "faults": self.faults,
             "timing": [_timing(times) for times in self.times],
+            "decision_ms": [[_ms(seconds) for seconds in decided] for decided in self.decided],
             "overhead_us": _timing(self.overhead, scale=1e6),
         }
         if forfeit is not None:
@@ -284,6 +290,14 @@ def _timing(values: Sequence[float], scale: float = 1000.0) -> dict[str, Any]:
         "max": round(max(values) * scale, 3),
         "total": round(sum(values) * scale, 3),
     }
+
+
+def _ms(seconds: float | None) -> float | int | None:
+    """Milliseconds to a tenth, a whole number written without its ``.0`` (the list is long)."""
+    if seconds is None:
+        return None
+    ms = round(seconds * 1000, 1)
+    return int(ms) if ms.is_integer() else ms
 
 
 def forfeit_record(

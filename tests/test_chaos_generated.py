@@ -30,7 +30,7 @@ ROOT = pathlib.Path(__file__).parent.parent
 HEURISTIC = ROOT / "sample_bots" / "python" / "heuristic_bot.py"
 ADVERSARY = ROOT / "tests" / "bots" / "adversary.py"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-UNSTABLE = ("timing", "overhead_us")  # fields that measure the machine, not the game
+UNSTABLE = ("timing", "decision_ms", "overhead_us")  # fields that measure the machine, not the game
 
 
 def well_behaved(marker: str) -> list[str]:

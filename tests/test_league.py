@@ -439,3 +439,55 @@ def test_a_bot_that_times_out_is_last_in_the_standings_with_its_timeouts(
     assert "timeout" in row, text
     count = sleeper_timeouts(games_of(with_dir))
     assert re.search(rf"timeouts?\W{{0,3}}{count}\b|\b{count}\W{{0,3}}timeout", row), text
+
+
+# -- the time of each decision ---------------------------------------------------------------------------
+
+
+def seat_decisions(record: dict[str, Any]) -> list[int]:
+    """How many actions each seat made in the record's hands (calls, discards, trump, cards)."""
+    made = [0] * 4
+    for hand in record["hands"]:
+        for call in hand["auction"]:
+            made[call["seat"]] += 1
+        if hand["bidder"] is not None:
+            made[hand["bidder"]] += len(hand["discards"]) + 1
+            for trick in hand["tricks"]:
+                for k in range(4):
+                    made[(trick["leader"] + k) % 4] += 1
+    return made
+
+
+@pytest.mark.slow
+def test_a_league_records_the_time_of_every_decision_each_seat_was_asked(played: League) -> None:
+    for record in games_of(played.reference):
+        times, timing = record["decision_ms"], record["timing"]
+        assert [len(seat) for seat in times] == [t["count"] for t in timing] == seat_decisions(record)
+        for seat, (seat_times, summary) in enumerate(zip(times, timing, strict=True)):
+            assert all(isinstance(t, (int, float)) and t >= 0 and round(t, 1) == t for t in seat_times), seat
+            assert not any(isinstance(t, float) and t.is_integer() for t in seat_times), seat  # 3, not 3.0
+            assert abs(max(seat_times) - summary["max"]) <= 0.05 + 1e-9, (record["game_id"], seat)
+            assert abs(sum(seat_times) - summary["total"]) <= 0.05 * len(seat_times) + 1e-6, (record["game_id"], seat)
+
+
+@pytest.mark.slow
+def test_a_decision_that_timed_out_has_no_time_and_ends_the_list(
+    sleeper_leagues: tuple[pathlib.Path, pathlib.Path],
+) -> None:
+    with_dir, _ = sleeper_leagues
+    timed_out = 0
+    for record in games_of(with_dir):
+        if "timing" not in record:  # a game forfeited before it began: nobody was asked anything
+            assert "decision_ms" not in record
+            continue
+        for seat, (seat_times, summary) in enumerate(zip(record["decision_ms"], record["timing"], strict=True)):
+            assert len(seat_times) == summary["count"], (record["game_id"], seat)
+            faulted = any(f["seat"] == seat and f["kind"] == "timeout" for f in record["faults"])
+            if faulted:
+                timed_out += 1
+                assert seat_times[-1] is None and None not in seat_times[:-1], (record["game_id"], seat)
+                assert len(seat_times) > seat_decisions(record)[seat]  # the hand it stopped is not recorded
+            else:
+                assert None not in seat_times, (record["game_id"], seat)
+                assert len(seat_times) >= seat_decisions(record)[seat], (record["game_id"], seat)
+    assert timed_out >= 3

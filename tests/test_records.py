@@ -105,6 +105,7 @@ def test_a_redeal_is_recorded_with_no_bidder_and_nothing_scored() -> None:
 def test_extra_top_level_fields_are_allowed_and_ignored() -> None:
     record = game_record("tournament", 1)
     record.update(game_id="g-42", timing={"seat": [0.1, 0.2, 0.3, 0.4]}, faults=[])
+    record["decision_ms"] = [[0.4, 12, None], [], [3.5], [None]]
     assert schema_errors(record) == []
     records.replay(record)
 
@@ -160,6 +161,9 @@ SCHEMA_VIOLATIONS: dict[str, Callable[[Record], None]] = {
     "missing rules knob": _delete("rules.hand_limit"),
     "bad rules choice": _set("rules.nest_to", "nobody"),
     "short rules hash": _set("rules_hash", "c82f"),
+    "decision times of three seats": _set("decision_ms", [[1.5], [2], [None]]),
+    "a decision time as text": _set("decision_ms", [["1.5"], [], [], []]),
+    "a negative decision time": _set("decision_ms", [[-0.1], [], [], []]),
 }
 
 

@@ -84,6 +84,11 @@ async def test_fault_is_classified_and_forfeits(mode: str, kind: str, detail: st
         assert record["seats"][faults[0]["seat"]] == f"bad-{mode}"
         assert record["result"]["winner"] == 1 - bad_team
         records.replay(record)  # the hands played before the fault are whole and legal
+        if "decision_ms" in record:  # every asked decision has its time; the one that faulted has none
+            times, seat = record["decision_ms"], faults[0]["seat"]
+            assert [len(t) for t in times] == [t["count"] for t in record["timing"]]
+            assert times[seat] == [] or times[seat][-1] is None
+            assert None not in [ms for s, t in enumerate(times) for ms in (t[:-1] if s == seat else t)]
         if kind == "timeout" and mode != "slow-start":  # quick replies first: the deadline still holds
             waited = record["timing"][faults[0]["seat"]]["max"]
             assert 500 <= waited < 1500, waited
@@ -169,4 +174,12 @@ async def test_substitute_policy_finishes_the_game(tmp_path: pathlib.Path) -> No
         assert record["result"]["reason"] != ""
         assert record["faults"] and all(f["kind"] == "crash" for f in record["faults"])
         records.replay(record)
+        # Once the bot is gone the referee plays for its seat: those decisions have no time.
+        crashed = {f["seat"] for f in record["faults"]}
+        for seat, (times, timing) in enumerate(zip(record["decision_ms"], record["timing"], strict=True)):
+            if seat in crashed:
+                gone = times.index(None)
+                assert times[gone:] == [None] * (len(times) - gone) and gone < timing["count"] < len(times)
+            else:
+                assert None not in times and len(times) == timing["count"]
     assert processes_with(marker) == []

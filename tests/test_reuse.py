@@ -30,7 +30,7 @@ from rookarena.tournament import reusable
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COUNTING = ROOT / "tests" / "bots" / "counting_bot.py"
 BAD_BOT = ROOT / "tests" / "bots" / "bad_bot.py"
-UNSTABLE = ("timing", "overhead_us")  # fields that measure the machine, not the game
+UNSTABLE = ("timing", "decision_ms", "overhead_us")  # fields that measure the machine, not the game
 
 pytestmark = pytest.mark.slow
 

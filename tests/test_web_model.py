@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import random
 import re
 import subprocess
 import sys
@@ -274,3 +275,46 @@ def test_a_seats_view_leaves_out_fault_details_that_name_cards() -> None:
         shown = text.game_text(record, seat=seat)
         assert "holds" not in shown and "play B13" not in shown
         assert "fault: seat 1 (" in shown
+
+
+TIME = re.compile(r"(?<=[(, ])-(?=[,) ])|(\d+\.\d)(?: ms)?(\*?)")
+
+
+@pytest.mark.parametrize("preset_name", ["tournament", "open-nest", "kentucky"])
+def test_show_prints_each_decisions_time_beside_it(preset_name: str) -> None:
+    rng = random.Random(preset_name)
+    for record in web_games.league_records(NAMES[:2], deals=2, rules=preset(preset_name).rules):
+        times = web_games.add_times(record, rng)
+        # show prints a hand's discards before its trump, whichever the bidder decided first
+        later = {"trump": 1, "play": 2}
+        printed = sorted(
+            zip(web_games.decisions(record), times, strict=True),
+            key=lambda made: (made[0][0], later.get(made[0][2].split()[0], 0)),
+        )
+        expected = [value for _, value in printed]
+        for seat in (None, 1):
+            shown = text.game_text(record, seat=seat)
+            assert "times: the milliseconds each decision took" in shown
+            body = shown.split("\n\nhand ", 1)[1]
+            found = [(None if m[0] == "-" else float(m[1]), m[2] == "*") for m in TIME.finditer(body)]
+            assert [value for value, _ in found] == [None if v is None else float(v) for v in expected]
+            assert [starred for _, starred in found] == [v == 987.6 for v in expected]
+        trick = next(line for line in shown.splitlines() if line.startswith("  trick  1"))
+        hand = record["hands"][0] if record["hands"][0]["bidder"] is not None else record["hands"][1]
+        assert trick.split()[2].split(":")[0] == str(hand["tricks"][0]["leader"])
+
+
+def test_show_of_a_record_without_times_prints_none() -> None:
+    record = web_games.league_records(NAMES[:2], deals=1)[0]
+    shown = text.game_text(record)
+    assert " ms" not in shown and "times:" not in shown
+    record["decision_ms"] = "garbled"
+    assert text.game_text(record) == shown
+
+
+def test_show_marks_the_slowest_of_the_decisions_it_shows() -> None:
+    record = web_games.league_records(NAMES[:2], deals=1)[0]
+    web_games.add_times(record, random.Random(3))
+    record["decision_ms"][2].append(5000)  # a forfeit's last decision: in no recorded hand
+    shown = text.game_text(record)
+    assert "5000.0" not in shown and len(re.findall(r"987\.6(?: ms)?\*", shown)) == 1

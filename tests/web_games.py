@@ -84,3 +84,40 @@ def add_fault(played: list[dict[str, Any]], directory: pathlib.Path, index: int,
     log = directory / "logs" / f"{bot}-{match_id}-g{first}-s{slots[seat]}.stderr.log"
     log.write_text("".join(f"{bot} log line {n} <b>&amp;</b>\n" for n in range(1, 31)), encoding="utf-8")
     return fault
+
+
+def decisions(record: dict[str, Any]) -> list[tuple[int, int, str]]:
+    """Every decision of the game in the order it was made, as (hand index, seat, action text): the
+    calls, the bidder's discards and trump in the order of ``nest_order``, then the cards of each trick."""
+    out: list[tuple[int, int, str]] = []
+    trump_first = record["rules"]["nest_order"] == "trump-then-discard"
+    for index, hand in enumerate(record["hands"]):
+        out += [(index, call["seat"], call["action"]) for call in hand["auction"]]
+        bidder = hand["bidder"]
+        if bidder is None:
+            continue
+        nest = [(index, bidder, f"discard {card}") for card in hand["discards"]]
+        named = [(index, bidder, f"trump {hand['trump']}")]
+        out += named + nest if trump_first else nest + named
+        for trick in hand["tricks"]:
+            out += [(index, (trick["leader"] + k) % 4, f"play {card}") for k, card in enumerate(trick["cards"])]
+    return out
+
+
+def add_times(record: dict[str, Any], rng: random.Random) -> list[float | int | None]:
+    """A ``decision_ms`` for ``record`` as the referee writes it: seeded random times to 0.1 ms (some
+    whole), a few decisions played by the referee (null), one clearly slowest; the times in game order."""
+    made = decisions(record)
+    values: list[float | int | None] = []
+    for _ in made:
+        roll = rng.random()
+        value: float | int | None = (
+            None if roll < 0.05 else rng.randint(0, 400) if roll < 0.15 else round(rng.uniform(0, 500), 1)
+        )
+        values.append(value)
+    values[rng.randrange(len(values))] = 987.6
+    per_seat: list[list[float | int | None]] = [[], [], [], []]
+    for (_, seat, _), value in zip(made, values, strict=True):
+        per_seat[seat].append(value)
+    record["decision_ms"] = per_seat
+    return values

@@ -73,11 +73,28 @@ const Rook = (() => {
     cards.splice(at, 1);
   }
 
-  // Every moment of the game: the deal of each hand, each action, and each hand's score.
+  // The record's decision_ms (per seat, each decision's reply time in ms, null where the referee played
+  // for the seat), or null for a record without it.
+  function decisionTimes(record) {
+    const times = record.decision_ms;
+    return Array.isArray(times) && times.length === 4 && times.every(Array.isArray) ? times : null;
+  }
+
+  // Every moment of the game: the deal of each hand, each action, and each hand's score. A decision's
+  // act carries its time: the k-th decision of a seat has the k-th entry of the seat's decision_ms.
   function steps(record) {
     const rules = record.rules || {};
     const out = [];
     let scores = [0, 0];
+    const times = decisionTimes(record);
+    const decided = [0, 0, 0, 0];
+    const timed = (seat, text) => {
+      if (!times) return { seat, text };
+      const value = times[seat][decided[seat]];
+      decided[seat] += 1;
+      if (value === undefined) return { seat, text }; // a list shorter than the game: no time to show
+      return { seat, text, ms: typeof value === "number" ? value : null };
+    };
     record.hands.forEach((hand, hi) => {
       const s = {
         hand: hi, number: hand.number, dealer: hand.dealer, kind: "deal", phase: "bidding", act: null,
@@ -92,7 +109,8 @@ const Rook = (() => {
       };
       push({});
       hand.auction.forEach((call, k) => {
-        s.auction.push({ seat: call.seat, action: call.action });
+        const act = timed(call.seat, call.action);
+        s.auction.push({ seat: call.seat, action: call.action, ms: act.ms });
         const last = k === hand.auction.length - 1;
         if (last && hand.bidder !== null && hand.bidder !== undefined) {
           // The auction is won: the bidder takes the nest at once, as the engine does.
@@ -102,7 +120,7 @@ const Rook = (() => {
           s.phase = "nest";
         }
         push({
-          kind: "call", act: { seat: call.seat, text: call.action }, text: `seat ${call.seat}: ${call.action}`,
+          kind: "call", act, text: `seat ${call.seat}: ${call.action}`,
           actions: s.actions + 1, stop: last, toAct: null,
         });
       });
@@ -117,12 +135,12 @@ const Rook = (() => {
         hand.discards.forEach((card, k) => {
           remove(s.hands[bidder], card);
           s.discards.push(card);
-          push({ kind: "discard", act: { seat: bidder, text: `discard ${card}` }, text: `seat ${bidder} discards`,
+          push({ kind: "discard", act: timed(bidder, `discard ${card}`), text: `seat ${bidder} discards`,
             actions: s.actions + 1, stop: k === hand.discards.length - 1 && rules.nest_order !== "discard-then-trump" });
         });
       };
       const name = () => {
-        push({ kind: "trump", trump: hand.trump, act: { seat: bidder, text: `trump ${hand.trump}` },
+        push({ kind: "trump", trump: hand.trump, act: timed(bidder, `trump ${hand.trump}`),
           text: `seat ${bidder} names ${COLOR_NAMES[hand.trump]} trump`, actions: s.actions + 1,
           stop: rules.nest_order === "discard-then-trump" });
       };
@@ -141,7 +159,7 @@ const Rook = (() => {
             s.taken[trick.winner % 2] += trick.counters;
             s.tricks.push(JSON.parse(JSON.stringify(s.trick)));
           }
-          push({ kind: "play", act: { seat, text: `play ${card}` },
+          push({ kind: "play", act: timed(seat, `play ${card}`),
             text: done ? `seat ${seat} plays; seat ${trick.winner} takes the trick (${trick.counters} points)`
               : `seat ${seat} plays`, actions: s.actions + 1, stop: done });
         });
@@ -155,7 +173,26 @@ const Rook = (() => {
     if (!out.length) out.push({ hand: -1, kind: "empty", text: "no hand was played", hands: [[], [], [], []],
       nest: [], auction: [], tricks: [], trick: null, discards: [], taken: [0, 0], scores: [0, 0], actions: 0,
       stop: true, bidder: null });
+    let slowest = null;
+    for (const step of out) {
+      if (step.act && typeof step.act.ms === "number" && (!slowest || step.act.ms > slowest.act.ms)) slowest = step;
+    }
+    if (slowest) slowest.slowest = true;
     return out;
+  }
+
+  function msText(ms) {
+    return `${ms.toFixed(1)} ms`;
+  }
+
+  // The time of the step's decision, for the seat that made it: how long its bot took, or that the
+  // referee played for it; null for a step that is no decision or a record without times.
+  function decisionTime(step) {
+    const act = step.act;
+    if (!act || act.ms === undefined) return null;
+    if (act.ms === null) return el("div", { class: "decision-time", title: "the bot did not answer this decision: the referee played for the seat" }, "played by the referee");
+    return el("div", { class: `decision-time${step.slowest ? " slowest" : ""}`, title: "the time the bot took to answer this decision, as the referee measured it" },
+      `this decision: ${msText(act.ms)}`, step.slowest ? el("strong", {}, " · slowest of the game") : null);
   }
 
   // What `seat` (null: everything) may see of a step; mirrors rookarena/views.py.
@@ -255,6 +292,7 @@ const Rook = (() => {
             step.dealer === s ? " · dealer" : "", step.bidder === s ? ` · bidder (${step.bid})` : "",
             trick && trick.leader === s ? el("span", { class: "led-mark" }, " · led") : null),
           timingText(record, s) ? el("div", { class: "timing", title: "the seat's time per decision over the whole game, as the referee recorded it" }, timingText(record, s)) : null,
+          step.act && step.act.seat === s ? decisionTime(step) : null,
           el("div", { class: "hand" }, cards === null ? backs(step.hands[s].length)
             : sortCards(cards, rules, step.trump).map((c) => card(c))));
       });
@@ -287,7 +325,11 @@ const Rook = (() => {
 
     info(step, names, marked, seat) {
       const trump = step.trump ? el("span", { class: `trump c-${step.trump}` }, COLOR_NAMES[step.trump]) : "not named";
-      const auction = el("ol", { class: "auction" }, step.auction.map((call) => el("li", {}, `${call.seat} ${names[call.seat]}: ${call.action}`)));
+      const auction = el("ol", { class: "auction" }, step.auction.map((call) => el("li", { title: typeof call.ms === "number" ? msText(call.ms) : null },
+        `${call.seat} ${names[call.seat]}: ${call.action}`)));
+      const time = step.act && step.act.ms !== undefined
+        ? (step.act.ms === null ? "played by the referee" : `${msText(step.act.ms)} by seat ${step.act.seat}${step.slowest ? ", the slowest of the game" : ""}`)
+        : null;
       const tricks = el("ol", { class: "tricks" }, step.tricks.map((t) => el("li", {},
         t.cards.map((c, k) => el("span", { class: (t.leader + k) % 4 === t.winner ? "won" : "" }, card(c))),
         ` → seat ${t.winner}, ${t.counters} pts`)));
@@ -303,6 +345,7 @@ const Rook = (() => {
         el("dl", {},
           el("dt", {}, "hand"), el("dd", {}, step.hand >= 0 ? `${step.number} of ${this.record.hands.length}` : "-"),
           el("dt", {}, "step"), el("dd", {}, `${this.at + 1} of ${this.steps.length}`),
+          time === null ? null : [el("dt", {}, "time"), el("dd", { class: `time${step.slowest ? " slowest" : ""}` }, time)],
           el("dt", {}, "bid"), el("dd", {}, step.bidder === null ? "-" : `${step.bid} by seat ${step.bidder}`),
           el("dt", {}, "trump"), el("dd", {}, trump),
           el("dt", {}, "counters taken"), el("dd", { class: "taken" }, `${step.taken[0]} to ${step.taken[1]}`),
@@ -519,6 +562,12 @@ const Rook = (() => {
             }))
           : el("p", { class: "difference" }, "the two games made the same decisions"));
       }
+      const slowest = main.steps.findIndex((step) => step.slowest);
+      if (slowest >= 0) {
+        const act = main.steps[slowest].act;
+        notes.push(el("p", { class: "slowest-note" }, `slowest decision of the game: ${msText(act.ms)}, seat ${act.seat} (${names[act.seat]}) ${act.text} in hand ${main.steps[slowest].number} `,
+          button("go there", "show the slowest decision", () => this.go(slowest), "slowest-button")));
+      }
       this.boardsNode = el("div", { class: `boards n${this.boards.length}` });
       this.root.replaceChildren(controls, scrub, ...notes, this.boardsNode);
       this.update();
@@ -535,5 +584,5 @@ const Rook = (() => {
     }
   }
 
-  return { Viewer, Board, steps, visible, parseRecords, parseJSON, firstDifference, el, sortCards };
+  return { Viewer, Board, steps, visible, parseRecords, parseJSON, firstDifference, el, sortCards, decisionTimes };
 })();
