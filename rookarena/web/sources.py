@@ -288,11 +288,13 @@ def find_record(path: pathlib.Path, wanted: str) -> dict[str, Any] | None:
         if record is not None and str(record.get("game_id")) == wanted:
             return record
     match = re.fullmatch(r"game-([1-9]\d*)", wanted)
-    if match is None:
-        return None
+    # Not found as the referee writes its records: a file written by another tool may space its JSON
+    # otherwise, so every record is read before the game is said to be missing.
     for index, (_, record) in enumerate(each_line(path)):
-        if index == int(match[1]) - 1:
-            return record if "game_id" not in record else None
+        if "game_id" in record and str(record["game_id"]) == wanted:
+            return record
+        if match is not None and "game_id" not in record and index == int(match[1]) - 1:
+            return record
     return None
 
 
