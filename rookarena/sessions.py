@@ -128,11 +128,16 @@ def reap_orphans() -> int:
 def kill_strays() -> int:
     """Kill and reap every live child of this process that it did not start itself, marked or not, with all
     below it; return how many. Only for the end of a referee process's life, once all its bots are stopped:
-    then whatever is still re-parented to it was left by one of them, even a process that dropped its mark."""
-    me, killed = os.getpid(), 0
+    then whatever is still re-parented to it was left by one of them, even a process that dropped its mark.
+    A child in this process's own session is never one: every bot starts a session of its own, and no
+    process can join another's, so a child here in this session was started by the program that embeds
+    the referee (a browser driver in a test, say) and is left alone."""
+    me, own, killed = os.getpid(), os.getsid(0), 0
     for _ in range(5):  # what is below a killed stray is re-parented here in turn
         stats = _stats()
-        strays = [pid for pid, fields in stats if int(fields[1]) == me and pid not in _started]
+        strays = [
+            pid for pid, fields in stats if int(fields[1]) == me and int(fields[3]) != own and pid not in _started
+        ]
         if not strays:
             break
         for pid in {*strays, *(below for stray in strays for below in _tree(stray, stats))}:

@@ -242,3 +242,22 @@ def test_rookarena_match_ends_what_a_bot_left_even_without_its_mark(tmp_path: pa
     assert result.returncode in (0, 3), result.stderr[-3000:]
     assert "Traceback" not in result.stderr
     gone(marker)
+
+
+def test_the_end_of_a_run_spares_a_child_of_the_embedding_program() -> None:
+    """kill_strays ends a child in a session of its own (where a bot's processes are) that the referee did
+    not start, and leaves alone one in the referee's own session, which the embedding program started (a
+    browser driver in a test)."""
+    from rookarena import sessions
+
+    kept = subprocess.Popen(["sleep", "30"])
+    stray = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        assert sessions.kill_strays() >= 1
+        assert not pathlib.Path(f"/proc/{stray.pid}").exists()  # killed and reaped
+        assert kept.poll() is None
+    finally:
+        kept.kill()
+        kept.wait()
+        stray.kill()
+        stray.wait()
