@@ -338,24 +338,36 @@ def each_digest(path: pathlib.Path, indexed: bool = True) -> Iterator[dict[str, 
     matches the file (:mod:`rookarena.gamesindex`), else the records themselves. An index found not to
     match partway raises :class:`rookarena.gamesindex.StaleIndexError` naming ``path``, for the caller
     to start again without it."""
+    return (digest for _, digest in each_placed_digest(path, indexed))
+
+
+def each_placed_digest(path: pathlib.Path, indexed: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`each_digest` with the byte offset of each record in ``path``."""
     if indexed:
         given = 0
         try:
             for entry in gamesindex.entries(path):
-                yield entry.digest()
+                yield entry.offset, entry.digest()
                 given += 1
             return
         except gamesindex.StaleIndexError:
             if given:
                 raise gamesindex.StaleIndexError(str(path)) from None
-    yield from each_record(path)
+    yield from each_placed(path)
 
 
 def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:
     """The records of ``path`` one at a time: a last line cut short by a crash is dropped; damage anywhere
     else is an error."""
+    return (record for _, record in each_placed(path))
+
+
+def each_placed(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """:func:`each_record` with the byte offset each record starts at."""
+    offset = 0
     with path.open("rb") as stream:
         for number, line in enumerate(stream, 1):
+            start, offset = offset, offset + len(line)
             if not line.strip():
                 continue
             try:
@@ -364,7 +376,7 @@ def each_record(path: pathlib.Path) -> Iterator[dict[str, Any]]:
                 if not line.endswith(b"\n"):
                     return  # the last line, cut short by a crash
                 raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
-            yield record
+            yield start, record
 
 
 def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:

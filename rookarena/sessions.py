@@ -105,18 +105,9 @@ def reap_orphans() -> int:
     re-parented to it as their subreaper, then ended); return how many."""
     me = os.getpid()
     reaped = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
+    for pid, fields in _stats(zombies=True):
+        if fields[0] != b"Z" or int(fields[1]) != me:
             continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stream:
-                stat = stream.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) < 2 or fields[0] != b"Z" or int(fields[1]) != me:
-            continue
-        pid = int(entry.name)
         if pid in _started:
             continue
         with contextlib.suppress(ChildProcessError):
@@ -187,8 +178,9 @@ def _tree(root: int, stats: list[tuple[int, list[bytes]]]) -> list[int]:
     return sorted(found)
 
 
-def _stats() -> list[tuple[int, list[bytes]]]:
-    """Each live process's pid and the fields of its ``/proc/PID/stat`` after the command name (zombies left out)."""
+def _stats(zombies: bool = False) -> list[tuple[int, list[bytes]]]:
+    """Each process's pid and the fields of its ``/proc/PID/stat`` after the command name (zombies left out
+    unless ``zombies``)."""
     out = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -199,7 +191,7 @@ def _stats() -> list[tuple[int, list[bytes]]]:
         except OSError:
             continue
         fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 3 and fields[0] != b"Z":
+        if len(fields) > 3 and (zombies or fields[0] != b"Z"):
             out.append((int(entry.name), fields))
     return out
 

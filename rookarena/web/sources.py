@@ -96,22 +96,7 @@ class Scan:
         return out
 
 
-def each_line(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The records of ``path`` with the byte offset each starts at, read as
-    :func:`rookarena.results.each_record` reads them (a last line cut short is dropped)."""
-    offset = 0
-    with path.open("rb") as stream:
-        for number, line in enumerate(stream, 1):
-            start, offset = offset, offset + len(line)
-            if not line.strip():
-                continue
-            try:
-                record = records.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, RookError) as exc:
-                if not line.endswith(b"\n"):
-                    return
-                raise results.ResultsError(f"{path}:{number}: damaged record: {exc}") from None
-            yield start, record
+each_line = results.each_placed  # the records of a file with the byte offset each starts at
 
 
 def scan(directories: Sequence[pathlib.Path]) -> Scan:
@@ -153,20 +138,7 @@ def _scan(directories: Sequence[pathlib.Path], files: tuple[pathlib.Path, ...], 
     return found
 
 
-def _each_digest(path: pathlib.Path, indexed: bool) -> Iterator[tuple[int, dict[str, Any]]]:
-    """:func:`each_line`, or where the games index matches the file, the offsets and digests it holds (as
-    :func:`rookarena.results.each_digest` reads them)."""
-    if indexed:
-        given = 0
-        try:
-            for entry in gamesindex.entries(path):
-                yield entry.offset, entry.digest()
-                given += 1
-            return
-        except gamesindex.StaleIndexError:
-            if given:
-                raise gamesindex.StaleIndexError(str(path)) from None
-    yield from each_line(path)
+_each_digest = results.each_placed_digest  # the index's digests where it matches the file, else the records
 
 
 class Stored(Sequence[tuple[str, dict[str, Any]]]):
