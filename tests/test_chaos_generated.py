@@ -82,9 +82,9 @@ def run(config: pathlib.Path, out: pathlib.Path, *extra: str, timeout: float = 2
 def load(out: pathlib.Path) -> dict[str, dict[str, Any]]:
     """The records of a results directory by game id; fails on a duplicate."""
     found: dict[str, dict[str, Any]] = {}
-    text = (out / "games.jsonl").read_text(encoding="utf-8")
+    data = (out / "games.jsonl").read_bytes()
     # A line still being appended may be read in part (a record spans pages): only whole lines count.
-    for line in text[: text.rfind("\n") + 1].splitlines():
+    for line in data[: data.rfind(b"\n") + 1].decode("utf-8").splitlines():
         if line.strip():
             record = json.loads(line)
             assert record["game_id"] not in found, f"game {record['game_id']} recorded twice"
