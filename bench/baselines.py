@@ -3,7 +3,7 @@
 - :func:`round_trip_rate`, the pipe baseline: JSON-line round trips per second between this process and
   a child Python process that reads one request and writes a short reply, the least any bot can cost.
 - :func:`blocking_rate`, the minimal blocking referee: a league of the sample random bots played by one
-  plain loop over the same engine, the same encoders of ``rookarena.protocol`` and the same bot processes,
+  plain loop over the same engine, the same encoders of ``rookarena.wire.protocol`` and the same bot processes,
   with blocking reads and writes on the pipes and nothing else (no event loop, no deadlines, no stderr,
   no records, no fault handling). It is the best a referee written in Python can do with these bots.
 - :func:`pinned`, which runs a block with this process (every thread of it, and so every process it
@@ -31,9 +31,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, TypeVar
 
-from rookarena import config as league_config
-from rookarena import league, protocol, records
-from rookarena.bots import bot_environment
+from rookarena.arena import config as league_config
+from rookarena.arena import league
+from rookarena.arena.bots import bot_environment
+from rookarena.wire import protocol, records
 
 T = TypeVar("T")
 

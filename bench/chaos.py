@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from procs import processes_with  # noqa: E402
 
-from rookarena.config import load  # noqa: E402
-from rookarena.league import plan  # noqa: E402
+from rookarena.arena.config import load  # noqa: E402
+from rookarena.arena.league import plan  # noqa: E402
 
 ADVERSARY = ROOT / "tests" / "bots" / "adversary.py"
 HEURISTIC = ROOT / "sample_bots" / "python" / "heuristic_bot.py"

@@ -33,11 +33,11 @@ from collections.abc import Sequence
 
 from baselines import PLACEMENTS, bench_config, blocking_rate, pinned_and_free, pipe_rate, placement_note
 
-from rookarena.game import Game
+from rookarena.engine.game import Game
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import Rules
 from rookarena.players import random_action
-from rookarena.presets import PRESETS
-from rookarena.records import derive_seed
-from rookarena.rules import Rules
+from rookarena.wire.records import derive_seed
 
 GOAL = 10.0
 SEED = 20240601

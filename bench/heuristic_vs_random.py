@@ -1,8 +1,8 @@
 """The sample heuristic bot against the sample random bot: how often the heuristic team wins a game.
 
 Both bots are loaded from their files under ``sample_bots/python`` and driven in-process (no
-subprocesses): each request is built with :func:`rookarena.protocol.act_message` exactly as the
-referee sends it, each answer is parsed with :func:`rookarena.actions.parse_action` and applied to the
+subprocesses): each request is built with :func:`rookarena.wire.protocol.act_message` exactly as the
+referee sends it, each answer is parsed with :func:`rookarena.engine.actions.parse_action` and applied to the
 engine. Games are duplicate: every seed is played twice on the same deals, the heuristic pair in seats
 0 and 2 and then in seats 1 and 3, so that the luck of the cards cancels out. A draw (a game stopped
 by the hand limit with equal scores) counts as not won.
@@ -25,13 +25,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rookarena import records
-from rookarena.actions import parse_action
-from rookarena.game import Game, team_of
-from rookarena.presets import PRESETS
-from rookarena.protocol import act_message
-from rookarena.records import derive_seed
-from rookarena.rules import Rules
+from rookarena.engine.actions import parse_action
+from rookarena.engine.game import Game, team_of
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import Rules
+from rookarena.wire import records
+from rookarena.wire.protocol import act_message
+from rookarena.wire.records import derive_seed
 
 BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"
 DEFAULT_PRESETS = "tournament,open-nest,kentucky"

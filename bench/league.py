@@ -33,8 +33,8 @@ from typing import Any
 import trio
 from baselines import PLACEMENTS, Run, bench_config, blocking_rate, pipe_rate, placed, placement_note
 
-from rookarena import league, workers
-from rookarena.config import LeagueConfig
+from rookarena.arena import league, pool
+from rookarena.arena.config import LeagueConfig
 
 LOOP_GOAL = 0.95
 JOBS_GOAL = 1.8
@@ -53,7 +53,7 @@ def referee_run(config: LeagueConfig, jobs: int) -> Run:
     if jobs == 1:  # as `rookarena run` does: one job in this process, more in worker processes
         trio.run(league.run, config, plan, 1, None, on_record)
     else:
-        trio.run(workers.run, config, plan, jobs, None, on_record)
+        trio.run(pool.run, config, plan, jobs, None, on_record)
     elapsed = time.perf_counter() - started
     if len(played) != len(plan) or any(record.get("faults") for _, record in played):
         raise SystemExit(f"the league did not run cleanly: {len(played)} of {len(plan)} games")

@@ -32,8 +32,9 @@ import time
 
 import trio
 
-from rookarena import config, isolation, league, protocol
-from rookarena.bots import BotSpec, bot_environment
+from rookarena.arena import config, isolation, league
+from rookarena.arena.bots import BotSpec, bot_environment
+from rookarena.wire import protocol
 
 RANDOM = [sys.executable, "-m", "rookarena.randombot"]
 

@@ -60,7 +60,7 @@ def workers_of(pid: int) -> list[int]:
             stat = (entry / "stat").read_text()
             if (
                 int(stat.rsplit(")", 1)[1].split()[1]) == pid
-                and b"rookarena.worker" in (entry / "cmdline").read_bytes()
+                and b"rookarena.arena.worker" in (entry / "cmdline").read_bytes()
             ):
                 found.append(int(entry.name))
         except (OSError, ValueError, IndexError):

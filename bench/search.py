@@ -20,16 +20,16 @@ import sys
 import time
 from typing import Any
 
-from rookarena.cards import COLORS
-from rookarena.game import Game, Phase
+from rookarena.engine.cards import COLORS
+from rookarena.engine.game import Game, Phase
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import Rules
 from rookarena.players import random_action
 from rookarena.players.base import Deadline, Player
 from rookarena.players.fast import Deck, playout
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.inprocess import play_game
 from rookarena.players.search import LEVELS, SearchPlayer, settings_for
-from rookarena.presets import PRESETS
-from rookarena.rules import Rules
 
 SEED = 20261201
 

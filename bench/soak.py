@@ -2,7 +2,7 @@
 
 Run: ``python bench/soak.py [--games N] [--jobs J] [--seed S]`` (not run in CI; 2000 games take minutes).
 It plays one league of two packaged random bots (``python -m rookarena.randombot SEED``), duplicate
-deals, in this process through :func:`rookarena.league.run`, with the bots' stderr logs in a temporary
+deals, in this process through :func:`rookarena.arena.league.run`, with the bots' stderr logs in a temporary
 directory as ``rookarena run`` keeps them. After every game it samples the referee's own resident memory
 (VmRSS of /proc/self/status) and its open file descriptors (/proc/self/fd), and prints them before the
 league, at game 100, at 25%, 50% and 75% of the games, at the last game and after the league, the growth
@@ -24,8 +24,8 @@ from typing import Any
 
 import trio
 
-from rookarena import config as league_config
-from rookarena import league
+from rookarena.arena import config as league_config
+from rookarena.arena import league
 
 BASELINE_GAME = 100  # growth is measured from here: the first games warm caches, imports and buffers
 

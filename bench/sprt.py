@@ -56,14 +56,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rookarena import records, sprt, standings
-from rookarena.actions import parse_action
-from rookarena.game import team_of
-from rookarena.presets import PRESETS
-from rookarena.protocol import act_message
-from rookarena.records import derive_seed
-from rookarena.sprt import Hypothesis, Model, SequentialTest
-from rookarena.stats import ClusterSums, elo_interval, expected_score, t_interval
+from rookarena.engine.actions import parse_action
+from rookarena.engine.game import team_of
+from rookarena.engine.presets import PRESETS
+from rookarena.results import sprt, standings
+from rookarena.results.sprt import Hypothesis, Model, SequentialTest
+from rookarena.results.stats import ClusterSums, elo_interval, expected_score, t_interval
+from rookarena.wire import records
+from rookarena.wire.protocol import act_message
+from rookarena.wire.records import derive_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 # (NEW's score in the first game, in the second) -> share of deal pairs: heuristic against the 5%-noise copy,

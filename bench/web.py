@@ -33,7 +33,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests")
 
 import web_games
 
-from rookarena import gamesindex, records
+from rookarena.results import gamesindex
+from rookarena.wire import records
 
 NAMES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
 BASE_DEALS = 12  # 45 pairings x 12 deals x 2 games = 1,080 games played; the rest are copies

@@ -31,7 +31,7 @@ import sys
 import traceback
 from typing import IO, Any
 
-from rookarena.protocol import VERSION, referee_message
+from rookarena.wire.protocol import VERSION, referee_message
 
 
 class Bot:

@@ -14,10 +14,10 @@ import json
 import random
 import sys
 
-from rookarena.actions import parse_action
+from rookarena.engine.actions import parse_action
 from rookarena.errors import ParseError
 from rookarena.players import random_action
-from rookarena.protocol import referee_message
+from rookarena.wire.protocol import referee_message
 
 
 def main() -> None:

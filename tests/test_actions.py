@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from rookarena.actions import (
+from rookarena.engine.actions import (
     PASS,
     Action,
     Bid,
@@ -21,9 +21,9 @@ from rookarena.actions import (
     play,
     trump,
 )
-from rookarena.cards import COLORS, Card, Color
+from rookarena.engine.cards import COLORS, Card, Color
+from rookarena.engine.presets import PRESETS
 from rookarena.errors import ParseError
-from rookarena.presets import PRESETS
 
 ALL_CARDS = sorted({card for preset in PRESETS.values() for card in preset.rules.deck}, key=str)
 ALL_BIDS = sorted({amount for preset in PRESETS.values() for amount in preset.rules.bids})

@@ -11,9 +11,9 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from rookarena.arena.config import load
 from rookarena.cli import main
-from rookarena.config import load
-from rookarena.rules import Rules
+from rookarena.engine.rules import Rules
 
 RULES = Rules().to_mapping()
 ROOKARENA = [sys.executable, "-m", "rookarena"]

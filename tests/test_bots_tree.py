@@ -20,12 +20,12 @@ import pytest
 import trio
 from procs import processes_with
 
-from rookarena import records
-from rookarena.bots import BotSpec, Limits
-from rookarena.presets import TOURNAMENT
-from rookarena.referee import FaultPolicy, TimeControl
-from rookarena.sessions import become_subreaper, tracking
-from rookarena.tournament import Match, MatchConfig
+from rookarena.arena.bots import BotSpec, Limits
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.proctree import become_subreaper, tracking
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import TOURNAMENT
+from rookarena.wire import records
 
 ROOT = pathlib.Path(__file__).parent.parent
 ADVERSARY = ROOT / "tests" / "bots" / "adversary.py"
@@ -248,12 +248,12 @@ def test_the_end_of_a_run_spares_a_child_of_the_embedding_program() -> None:
     """kill_strays ends a child in a session of its own (where a bot's processes are) that the referee did
     not start, and leaves alone one in the referee's own session, which the embedding program started (a
     browser driver in a test)."""
-    from rookarena import sessions
+    from rookarena.arena import proctree
 
     kept = subprocess.Popen(["sleep", "30"])
     stray = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:
-        assert sessions.kill_strays() >= 1
+        assert proctree.kill_strays() >= 1
         assert not pathlib.Path(f"/proc/{stray.pid}").exists()  # killed and reaped
         assert kept.poll() is None
     finally:

@@ -19,8 +19,8 @@ import pytest
 import trio
 from procs import processes_with
 
-from rookarena.bots import STOP_WAIT, BotProcess, BotSpec, Fault, Limits
-from rookarena.protocol import FaultKind, Reply
+from rookarena.arena.bots import STOP_WAIT, BotProcess, BotSpec, Fault, Limits
+from rookarena.wire.protocol import FaultKind, Reply
 
 HERE = pathlib.Path(__file__).parent
 ADVERSARY = HERE / "bots" / "adversary.py"

@@ -7,9 +7,9 @@ import pickle
 
 import pytest
 
-from rookarena.cards import COLORS, ROOK, Card, Color, cards_text, parse_cards, sort_cards
+from rookarena.engine.cards import COLORS, ROOK, Card, Color, cards_text, parse_cards, sort_cards
+from rookarena.engine.presets import PRESETS
 from rookarena.errors import ParseError
-from rookarena.presets import PRESETS
 
 ALL_CARDS = sorted({card for preset in PRESETS.values() for card in preset.rules.deck}, key=str)
 

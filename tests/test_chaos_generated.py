@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from procs import processes_with
 
-from rookarena import records
+from rookarena.wire import records
 
 ROOT = pathlib.Path(__file__).parent.parent
 HEURISTIC = ROOT / "sample_bots" / "python" / "heuristic_bot.py"
@@ -172,7 +172,7 @@ def _descendants(root: int) -> list[int]:
 
 def _is_worker(pid: int) -> bool:
     try:
-        return b"rookarena.worker" in pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"rookarena.arena.worker" in pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
 

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from rookarena.checkbot import Check, _phases
-from rookarena.report import report_card
+from rookarena.arena.checkbot import Check, _phases
+from rookarena.cli.text import report_card
 
 ROOT = pathlib.Path(__file__).parent.parent
 BAD = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'bad_bot.py'}"

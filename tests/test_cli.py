@@ -11,11 +11,11 @@ import yaml
 from click.testing import CliRunner, Result
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
 
-from rookarena import records
 from rookarena.cli import main
-from rookarena.presets import PRESETS
-from rookarena.rules import Rules
-from rookarena.simulate import summarize
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import Rules
+from rookarena.players.simulate import summarize
+from rookarena.wire import records
 
 SCHEMA = pathlib.Path(__file__).resolve().parent.parent / "protocol" / "schemas" / "record.schema.json"
 
@@ -181,9 +181,9 @@ def test_the_dry_run_says_where_units_run_and_whether_bots_play_on(
 ) -> None:
     import sys
 
-    from rookarena import league
+    from rookarena.arena import league
+    from rookarena.arena.config import load
     from rookarena.cli.progress import plan_text
-    from rookarena.config import load
 
     bots = "".join(
         f"  - name: r{n}\n    command: [{json.dumps(sys.executable)}, -m, rookarena.randombot, '{n}']\n" for n in (1, 2)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.config import ConfigError, load
+from rookarena.arena.config import ConfigError, load
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PY = json.dumps(sys.executable)  # a JSON string is a YAML double-quoted scalar
@@ -322,7 +322,7 @@ def test_bad_config_is_one_line_naming_file_line_and_key(
 
 
 def test_the_cases_cover_every_top_level_and_bot_key() -> None:
-    from rookarena.config import BOT_KEYS, TOP_KEYS
+    from rookarena.arena.config import BOT_KEYS, TOP_KEYS
 
     blamed = {case[3] for case in CASES if case[3] is not None}
     top = {key.split(".", 1)[0] for key in blamed}
@@ -492,7 +492,7 @@ def test_a_value_is_read_from_its_node_as_safe_load_reads_its_text(value: object
     of the same text, whatever the value (aliases included)."""
     import yaml
 
-    from rookarena.config import _Reader
+    from rookarena.arena.config import _Reader
 
     text = yaml.safe_dump({"a": value, "b": value}, default_flow_style=flow, allow_unicode=True)
     node = yaml.compose(text, Loader=yaml.SafeLoader)

@@ -13,12 +13,12 @@ import pytest
 import trio
 from contract_cases import CASES, END, START, Case, markdown
 
-from rookarena.advice import diagnose, ignored_cause
-from rookarena.bots import BotSpec, Limits
-from rookarena.checkbot import Probe, _hello_warnings, probe
-from rookarena.presets import TOURNAMENT
-from rookarena.referee import FaultPolicy, TimeControl
-from rookarena.tournament import Match, MatchConfig
+from rookarena.arena.bots import BotSpec, Limits
+from rookarena.arena.checkbot import Probe, _hello_warnings, probe
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import TOURNAMENT
+from rookarena.wire.advice import diagnose, ignored_cause
 
 HERE = pathlib.Path(__file__).parent
 SCRIPTED = (sys.executable, str(HERE / "bots" / "scripted_bot.py"))
@@ -126,7 +126,7 @@ def test_the_referee_gives_the_verdict_and_check_bot_the_advice_of_the_table(
 
 
 def _hello_with(missing: tuple[str, ...]) -> Any:
-    from rookarena.protocol import Hello
+    from rookarena.wire.protocol import Hello
 
     return Hello("x", "", True, missing)
 

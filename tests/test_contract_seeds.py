@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from rookarena.protocol import SEAT_SEED_BITS, seat_seed
+from rookarena.wire.protocol import SEAT_SEED_BITS, seat_seed
 
 ROOT = pathlib.Path(__file__).parent.parent
 

@@ -19,13 +19,13 @@ import pytest
 import trio
 from click.testing import CliRunner
 
-from rookarena import records, transcript
-from rookarena.bots import BotSpec, Limits, command_of
+from rookarena.arena.bots import BotSpec, Limits, command_of
+from rookarena.arena.differ import Diff, Differ
+from rookarena.arena.referee import TimeControl
 from rookarena.cli import main
-from rookarena.diff import Diff, Differ
-from rookarena.referee import TimeControl
-from rookarena.transcript import Decision, DecisionKind, News
 from rookarena.web import diff as diff_page
+from rookarena.wire import records, transcript
+from rookarena.wire.transcript import Decision, DecisionKind, News
 
 ROOT = pathlib.Path(__file__).parent.parent
 VARIANT = ROOT / "tests" / "bots" / "variant_bot.py"

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from rookarena import config
-from rookarena.config import load
+from rookarena.arena import config
+from rookarena.arena.config import load
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "league.md"

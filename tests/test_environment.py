@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import trio
 
-from rookarena.bots import ENV_ALLOWED, BotSpec, Limits
-from rookarena.presets import TOURNAMENT
-from rookarena.referee import TimeControl
-from rookarena.sessions import MARK as BOT_MARK
-from rookarena.tournament import Match, MatchConfig
+from rookarena.arena.bots import ENV_ALLOWED, BotSpec, Limits
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.proctree import MARK as BOT_MARK
+from rookarena.arena.referee import TimeControl
+from rookarena.engine.presets import TOURNAMENT
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SECRET = "ROOKARENA_TEST_SECRET"

@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from rookarena.actions import PASS, Action, bid, parse_action
+from rookarena.engine.actions import PASS, Action, bid, parse_action
+from rookarena.engine.game import Game
+from rookarena.engine.presets import PRESETS
 from rookarena.errors import IllegalActionError
-from rookarena.game import Game
 from rookarena.players import random_action
-from rookarena.presets import PRESETS
-from rookarena.protocol import (
+from rookarena.wire.protocol import (
     Conversation,
     FaultKind,
     Hello,
@@ -31,7 +31,7 @@ from rookarena.protocol import (
     encode,
     offered_action,
 )
-from rookarena.records import derive_seed
+from rookarena.wire.records import derive_seed
 
 
 def positions(preset: str, games: int) -> list[tuple[Game, int]]:

@@ -3,7 +3,7 @@ configuration loader (a user's YAML file).
 
 Whatever the bytes, the protocol reader must answer with events and never raise, frame lines the same
 however the bytes are chunked, and turn only a well-formed reply to the open request into a
-:class:`Reply`. Whatever the file, :func:`rookarena.config.load` must give a configuration or one
+:class:`Reply`. Whatever the file, :func:`rookarena.arena.config.load` must give a configuration or one
 :class:`ConfigError` line starting with the file's path, never another exception.
 
 Every test is derandomized, so CI sees the same examples on every run.
@@ -23,9 +23,10 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from rookarena import config as league_config
-from rookarena.config import ConfigError, LeagueConfig, load
-from rookarena.protocol import (
+from rookarena.arena import config as league_config
+from rookarena.arena.config import ConfigError, LeagueConfig, load
+from rookarena.engine.rules import KNOBS
+from rookarena.wire.protocol import (
     VERSION,
     Conversation,
     Event,
@@ -38,7 +39,6 @@ from rookarena.protocol import (
     Reply,
     State,
 )
-from rookarena.rules import KNOBS
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 FILES = settings(

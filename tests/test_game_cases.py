@@ -24,13 +24,13 @@ from typing import Any
 
 import pytest
 
-from rookarena.actions import PASS, Action, bid, discard, parse_action, play, trump
-from rookarena.cards import ROOK, Card, Color, cards_text, parse_cards
+from rookarena.engine.actions import PASS, Action, bid, discard, parse_action, play, trump
+from rookarena.engine.cards import ROOK, Card, Color, cards_text, parse_cards
+from rookarena.engine.game import Deal, Game, Outcome, Phase, deal_cards
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import AllPass, FirstLead, Rules
 from rookarena.errors import IllegalActionError, RecordError
-from rookarena.game import Deal, Game, Outcome, Phase, deal_cards
 from rookarena.players import random_action
-from rookarena.presets import PRESETS
-from rookarena.rules import AllPass, FirstLead, Rules
 
 RED = Color.RED
 ALL = "ALL"  # in an expected legal list: every card of the hand

@@ -18,8 +18,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rookarena import gamesindex, results, standings
 from rookarena.cli import main
+from rookarena.results import directory as results
+from rookarena.results import gamesindex, standings
 from rookarena.web import sources
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from rookarena import isolation
-from rookarena.bots import BotSpec
-from rookarena.config import load
+from rookarena.arena import isolation
+from rookarena.arena.bots import BotSpec
+from rookarena.arena.config import load
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap) on PATH")
 

@@ -15,12 +15,12 @@ import rookarena
 
 PACKAGE = Path(rookarena.__file__).parent
 PURE = [
-    "cards",
-    "rules",
-    "presets",
-    "actions",
-    "game",
-    "views",
+    "engine/cards",
+    "engine/rules",
+    "engine/presets",
+    "engine/actions",
+    "engine/game",
+    "engine/views",
     "players/__init__",
     "players/base",
     "players/heuristic",
@@ -28,23 +28,28 @@ PURE = [
     "players/worlds",
     "players/search",
     "players/inprocess",
-    "records",
-    "simulate",
+    "wire/records",
+    "players/simulate",
     "errors",
-    "protocol",
-    "contract",
-    "advice",
-    "stats",
-    "ratings",
-    "sprt",
-    "standings",
+    "engine/__init__",
+    "wire/__init__",
+    "results/__init__",
+    "wire/names",
+    "results/tables",
+    "wire/protocol",
+    "wire/replies",
+    "wire/advice",
+    "results/stats",
+    "results/ratings",
+    "results/sprt",
+    "results/standings",
     "web/model",
     "web/index",
     "web/text",
-    "transcript",
+    "wire/transcript",
     "web/diff",
 ]
-FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.report"}
+FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.arena"}
 
 
 def imported(source: str) -> set[str]:
@@ -92,9 +97,9 @@ def test_pure_module_imports(module: str) -> None:
         ("if TYPE_CHECKING:\n    import click\n", {"click"}),
         ("import socket", {"socket"}),
         ("from rookarena import cli", {"rookarena.cli"}),
-        ("from rookarena.report import table", {"rookarena.report", "rookarena.report.table"}),
+        ("from rookarena.arena.bots import spawn", {"rookarena.arena.bots", "rookarena.arena.bots.spawn"}),
         ("from . import cli", {"rookarena.cli"}),
-        ("from .report import table", {"rookarena.report", "rookarena.report.table"}),
+        ("from .arena import bots", {"rookarena.arena", "rookarena.arena.bots"}),
         ("import rookarena.cli", {"rookarena.cli"}),
     ],
 )
@@ -108,7 +113,7 @@ def test_the_check_catches(source: str, caught: set[str]) -> None:
         "import random",
         "import ostrich",
         "import timeit",
-        "from rookarena import cards",
+        "from rookarena.engine import cards",
         "from .records import build",
         "from rookarena.reporting import x",
         "import json, hashlib",
@@ -119,7 +124,14 @@ def test_the_check_lets_through(source: str) -> None:
 
 
 # The views of the results start without what runs bots: a command's modules as they are really imported.
-HEAVY = ("trio", "yaml", "rookarena.bots", "rookarena.referee", "rookarena.tournament", "rookarena.league")
+HEAVY = (
+    "trio",
+    "yaml",
+    "rookarena.arena.bots",
+    "rookarena.arena.referee",
+    "rookarena.arena.match",
+    "rookarena.arena.league",
+)
 _IMPORTS = """
 import sys
 from rookarena.cli import main
@@ -158,12 +170,14 @@ def test_the_views_of_the_results_import_nothing_that_runs_bots(tmp_path: Path, 
 
 
 def test_the_fault_policies_of_the_command_line_are_the_referees() -> None:
-    from rookarena import cli, referee
+    from rookarena import cli
+    from rookarena.arena import referee
 
     assert tuple(policy.value for policy in referee.FaultPolicy) == cli.FAULT_POLICIES
 
 
 def test_the_isolations_of_the_command_line_are_the_sandboxs() -> None:
-    from rookarena import cli, config, isolation
+    from rookarena import cli
+    from rookarena.arena import config, isolation
 
     assert tuple(isolation.CHOICES) == cli.ISOLATIONS == config.ISOLATIONS

@@ -25,8 +25,9 @@ from typing import Any
 import pytest
 from procs import processes_with
 
-from rookarena import league, results
-from rookarena.config import LeagueConfig, load
+from rookarena.arena import league
+from rookarena.arena.config import LeagueConfig, load
+from rookarena.results import directory as results
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BAD_BOT = ROOT / "tests" / "bots" / "bad_bot.py"

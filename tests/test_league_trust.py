@@ -244,7 +244,7 @@ def test_bot_traffic_is_logged_with_workers(tmp_path: pathlib.Path) -> None:
 
 
 def _worker_pids() -> list[int]:
-    return [int(line.split()[0]) for line in processes_with("-m rookarena.worker")]
+    return [int(line.split()[0]) for line in processes_with("-m rookarena.arena.worker")]
 
 
 @pytest.mark.slow

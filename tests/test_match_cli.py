@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from rookarena import records
 from rookarena.cli import gate
-from rookarena.sprt import Outcome
+from rookarena.results.sprt import Outcome
+from rookarena.wire import records
 
 ROOT = pathlib.Path(__file__).parent.parent
 HEURISTIC = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'heuristic_bot.py'}"

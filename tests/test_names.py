@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena.names import MAX_FILE_NAME, name_from_hello, name_problem, safe_file_name
+from rookarena.wire.names import MAX_FILE_NAME, name_from_hello, name_problem, safe_file_name
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPTED = ROOT / "tests" / "bots" / "scripted_bot.py"

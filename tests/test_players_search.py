@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
-from rookarena.cards import COLORS, ROOK
-from rookarena.game import Game, Phase
+from rookarena.engine.cards import COLORS, ROOK
+from rookarena.engine.game import Game, Phase
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import Rules
+from rookarena.engine.views import view
 from rookarena.players import RandomPlayer, heuristic, random_action
 from rookarena.players.base import Deadline, Player
 from rookarena.players.fast import Deck, legal_cards, playout, solve
@@ -27,10 +30,7 @@ from rookarena.players.search import (
     settings_for,
 )
 from rookarena.players.worlds import PILE, for_auction, from_view, sample
-from rookarena.presets import PRESETS
-from rookarena.protocol import view_json
-from rookarena.rules import Rules
-from rookarena.views import view
+from rookarena.wire.protocol import view_json
 
 ALL_RULES = [pytest.param(preset.rules, id=name) for name, preset in PRESETS.items()]
 MUST_TRUMP = Rules(must_trump=True, lone_rook_forced=False, rook_anytime=False)

@@ -11,12 +11,12 @@ import random
 
 import pytest
 
-from rookarena.actions import Action, Bid, Pass
-from rookarena.cards import ROOK, Card, Color, cards_text
-from rookarena.game import Deal, Game, HandResult, Outcome, Phase, deal_cards, team_of
+from rookarena.engine.actions import Action, Bid, Pass
+from rookarena.engine.cards import ROOK, Card, Color, cards_text
+from rookarena.engine.game import Deal, Game, HandResult, Outcome, Phase, deal_cards, team_of
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import AllPass, BidMade, BothCross, FirstLead, NestTo, RookRank, Rules, TargetRule
 from rookarena.players import random_action
-from rookarena.presets import PRESETS
-from rookarena.rules import AllPass, BidMade, BothCross, FirstLead, NestTo, RookRank, Rules, TargetRule
 
 # Knob combinations no preset has, so that their branches are played too.
 VARIANTS: dict[str, Rules] = {

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rookarena import preflight
-from rookarena.bots import Limits
+from rookarena.arena import preflight
+from rookarena.arena.bots import Limits
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_a_low_hard_limit_is_refused_with_advice(restore_limit: tuple[int, int])
     import sys
 
     code = (
-        "import resource; from rookarena import preflight; "
+        "import resource; from rookarena.arena import preflight; "
         "resource.setrlimit(resource.RLIMIT_NOFILE, (100, 120)); "
         "print(preflight.check_open_files(8, [preflight.Limits(files=500)]))"
     )

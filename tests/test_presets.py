@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from rookarena.engine.presets import PRESETS, TOURNAMENT, preset, resolve
+from rookarena.engine.rules import Rules
 from rookarena.errors import RulesError
-from rookarena.presets import PRESETS, TOURNAMENT, preset, resolve
-from rookarena.rules import Rules
 
 # Each preset's knobs that differ from the official tournament game (RULES.md §2), as YAML would say them.
 DIFFERENCES: dict[str, dict[str, Any]] = {

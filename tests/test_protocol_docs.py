@@ -21,7 +21,7 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
 from referencing import Registry, Resource
 
-from rookarena.protocol import Conversation, Hello, Reply, State, encode
+from rookarena.wire.protocol import Conversation, Hello, Reply, State, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTOCOL = ROOT / "protocol"

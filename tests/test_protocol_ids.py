@@ -9,8 +9,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena.protocol import REQUEST_ID_BITS, Conversation, Hello, Ignored, Reply, State, request_id
-from rookarena.records import derive_seed
+from rookarena.wire.protocol import REQUEST_ID_BITS, Conversation, Hello, Ignored, Reply, State, request_id
+from rookarena.wire.records import derive_seed
 
 HELLO = b'{"type":"hello","name":"b","version":"1","protocol":"rook/1"}\n'
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)

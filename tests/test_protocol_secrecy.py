@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from rookarena import records
-from rookarena.cards import Card
-from rookarena.game import Game, Phase
+from rookarena.engine.cards import Card
+from rookarena.engine.game import Game, Phase
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import NestSeenBy
 from rookarena.players import random_action
-from rookarena.presets import PRESETS
-from rookarena.protocol import act_message, after_action, deal_messages
-from rookarena.rules import NestSeenBy
+from rookarena.wire import records
+from rookarena.wire.protocol import act_message, after_action, deal_messages
 
 
 def card_strings(value: Any) -> Iterator[str]:

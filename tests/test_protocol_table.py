@@ -19,7 +19,7 @@ import pytest
 from contract_cases import END, START
 from test_protocol_docs import is_valid
 
-from rookarena.protocol import Conversation, Hello, Ignored, ProtocolFault, Reply, State
+from rookarena.wire.protocol import Conversation, Hello, Ignored, ProtocolFault, Reply, State
 
 DOC = Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md"
 HELLO = b'{"type":"hello","name":"b","version":"1","protocol":"rook/1"}\n'

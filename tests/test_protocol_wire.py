@@ -12,10 +12,10 @@ import trio
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from referencing import Registry, Resource
 
-from rookarena.bots import BotSpec
-from rookarena.presets import preset
-from rookarena.referee import FaultPolicy, TimeControl
-from rookarena.tournament import Match, MatchConfig
+from rookarena.arena.bots import BotSpec
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import preset
 
 SCHEMAS = pathlib.Path(__file__).parent.parent / "protocol" / "schemas"
 

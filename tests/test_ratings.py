@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import optimize  # type: ignore[import-untyped]
 
-from rookarena import ratings
+from rookarena.results import ratings
 
 ELO = 400 / math.log(10)
 Z = 1.959963984540054

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
 
-from rookarena import records
+from rookarena.engine.presets import PRESETS, preset
 from rookarena.errors import RecordError
-from rookarena.presets import PRESETS, preset
-from rookarena.simulate import random_game
+from rookarena.players.simulate import random_game
+from rookarena.wire import records
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "protocol" / "schemas" / "record.schema.json"

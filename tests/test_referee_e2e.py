@@ -16,11 +16,11 @@ import pytest
 import trio
 from procs import processes_with
 
-from rookarena import records
-from rookarena.bots import BotSpec, Limits
-from rookarena.presets import TOURNAMENT
-from rookarena.referee import FaultPolicy, TimeControl
-from rookarena.tournament import Match, MatchConfig
+from rookarena.arena.bots import BotSpec, Limits
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import TOURNAMENT
+from rookarena.wire import records
 
 HERE = pathlib.Path(__file__).parent
 ROOT = HERE.parent

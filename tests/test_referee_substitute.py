@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import trio
 
-from rookarena.bots import BotSpec, Limits
-from rookarena.presets import TOURNAMENT
-from rookarena.referee import FaultPolicy, TimeControl
-from rookarena.tournament import Match, MatchConfig
+from rookarena.arena.bots import BotSpec, Limits
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import TOURNAMENT
 
 LOGGING_BOT = textwrap.dedent(
     """\

@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 from procs import processes_with
 
-from rookarena import league, results
-from rookarena.config import load
-from rookarena.tournament import reusable
+from rookarena.arena import league
+from rookarena.arena.config import load
+from rookarena.arena.match import reusable
+from rookarena.results import directory
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 COUNTING = ROOT / "tests" / "bots" / "counting_bot.py"
@@ -93,7 +94,7 @@ def run(config: pathlib.Path, out: pathlib.Path) -> None:
 
 def stable(out: pathlib.Path) -> dict[str, dict[str, Any]]:
     found = {}
-    for record in results.read_games(out / results.GAMES_FILE):
+    for record in directory.read_games(out / directory.GAMES_FILE):
         found[record["game_id"]] = {key: value for key, value in record.items() if key not in UNSTABLE}
     return found
 
@@ -176,7 +177,7 @@ def test_every_process_that_does_not_exit_is_a_fault_once(tmp_path: pathlib.Path
     config.write_text("\n".join(lines) + "\n", encoding="utf-8")
     run(config, tmp_path / "out")
     faults: collections.Counter[str] = collections.Counter()
-    for record in results.read_games(tmp_path / "out" / results.GAMES_FILE):
+    for record in directory.read_games(tmp_path / "out" / directory.GAMES_FILE):
         for fault in record["faults"]:
             assert fault["bot"] == "b0" and "did not exit" in fault["detail"], fault
             faults[fault["bot"]] += 1

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from rookarena.cards import ROOK, Card
+from rookarena.engine.cards import ROOK, Card
+from rookarena.engine.presets import PRESETS, TOURNAMENT
+from rookarena.engine.rules import KNOBS, AllPass, BidMade, RookRank, Rules, tables_for
 from rookarena.errors import RulesError
-from rookarena.presets import PRESETS, TOURNAMENT
-from rookarena.rules import KNOBS, AllPass, BidMade, RookRank, Rules, tables_for
 
 # Pinned on purpose: a change here renames every recorded tournament game. Update only deliberately.
 TOURNAMENT_DIGEST = "c82f8c0445f833d9"

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena import records
-from rookarena.config import loads
+from rookarena.arena.config import loads
+from rookarena.wire import records
 
 BOTS = (
     "bots:\n"

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from rookarena import records
-from rookarena.presets import PRESETS, preset
-from rookarena.records import derive_seed
-from rookarena.simulate import Summary, random_game, summarize
+from rookarena.engine.presets import PRESETS, preset
+from rookarena.players.simulate import Summary, random_game, summarize
+from rookarena.wire import records
+from rookarena.wire.records import derive_seed
 
 
 def test_derive_seed_is_pinned_and_63_bits() -> None:

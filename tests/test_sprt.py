@@ -1,7 +1,7 @@
 """The sequential tests against independent references computed with scipy, and their verdicts.
 
 The references maximise the likelihoods directly (scipy's SLSQP over the simplex with the mean as a
-constraint; the normal likelihood with scipy.stats), sharing no code with :mod:`rookarena.sprt`.
+constraint; the normal likelihood with scipy.stats), sharing no code with :mod:`rookarena.results.sprt`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from scipy import optimize  # type: ignore[import-untyped]
 from scipy import stats as scipy_stats
 
-from rookarena import sprt, tables
-from rookarena.sprt import Hypothesis, Model, SequentialTest
-from rookarena.stats import expected_score
+from rookarena.results import sprt, tables
+from rookarena.results.sprt import Hypothesis, Model, SequentialTest
+from rookarena.results.stats import expected_score
 
 
 def reference_llr(counts: list[float], elo0: float, elo1: float) -> float:

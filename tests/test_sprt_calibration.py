@@ -16,9 +16,9 @@ import random
 
 import pytest
 
-from rookarena import sprt
-from rookarena.sprt import Hypothesis, Model, SequentialTest
-from rookarena.stats import expected_score
+from rookarena.results import sprt
+from rookarena.results.sprt import Hypothesis, Model, SequentialTest
+from rookarena.results.stats import expected_score
 
 PAIR_SCORES = (0.0, 0.5, 1.0, 1.5, 2.0)
 # The deal pairs of the heuristic bot against a copy playing a random card 5% of the time (931 pairs,

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from rookarena import records
+from rookarena.wire import records
 
 ROOT = pathlib.Path(__file__).parent.parent
 HEURISTIC = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'heuristic_bot.py'}"

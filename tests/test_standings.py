@@ -15,8 +15,8 @@ from hypothesis import assume as hypothesis_assume
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena import ratings, standings, stats, tables
-from rookarena.standings import Cell, GameResult, ResultStore, Standing
+from rookarena.results import ratings, standings, stats, tables
+from rookarena.results.standings import Cell, GameResult, ResultStore, Standing
 
 Record = dict[str, Any]
 Hand = tuple[int | None, int, bool]  # (bidder seat or None for a redeal, bid, made)
@@ -106,6 +106,7 @@ def test_standings_module_is_pure() -> None:
         "collections.abc",
         "typing",
         "rookarena",
+        "rookarena.results",
     }
 
 

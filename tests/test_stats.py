@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena import ratings, stats
-from rookarena.sprt import Hypothesis
-from rookarena.stats import ClusterSums, Interval
+from rookarena.results import ratings, stats
+from rookarena.results.sprt import Hypothesis
+from rookarena.results.stats import ClusterSums, Interval
 
 Z = 1.959963984540054  # Φ⁻¹(0.975)
 ELO = 400 / math.log(10)  # 173.7178 Elo per natural log-odds unit

@@ -10,11 +10,11 @@ import math
 
 import pytest
 
-from rookarena import tables
-from rookarena.ratings import Rating
-from rookarena.sprt import Hypothesis, Model, SPRTResult
-from rookarena.standings import Cell, Crosstable, HeadToHead, Standing
-from rookarena.stats import EloDifference, Interval, MeanInterval
+from rookarena.results import tables
+from rookarena.results.ratings import Rating
+from rookarena.results.sprt import Hypothesis, Model, SPRTResult
+from rookarena.results.standings import Cell, Crosstable, HeadToHead, Standing
+from rookarena.results.stats import EloDifference, Interval, MeanInterval
 
 ALPHA = Standing(
     rank=1,
@@ -348,7 +348,7 @@ def test_the_crosstable_fits_the_terminal_or_says_how_to_see_it(entries: int, wi
     the full table whenever that fits."""
     import random
 
-    from rookarena.standings import Cell, Crosstable
+    from rookarena.results.standings import Cell, Crosstable
 
     rng = random.Random(entries * 1000 + width)
     names = tuple(f"bot-{index}-" + "x" * rng.randrange(0, 12) for index in range(entries))

@@ -14,13 +14,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from rookarena.actions import Bid, Pass, parse_action
-from rookarena.cards import Card
-from rookarena.game import Game, Phase, deal_cards
+from rookarena.engine.actions import Bid, Pass, parse_action
+from rookarena.engine.cards import Card
+from rookarena.engine.game import Game, Phase, deal_cards
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.rules import NestSeenBy, Rules
+from rookarena.engine.views import View, view
 from rookarena.players import random_action
-from rookarena.presets import PRESETS
-from rookarena.rules import NestSeenBy, Rules
-from rookarena.views import View, view
 
 ALL_RULES: dict[str, Rules] = {name: preset.rules for name, preset in PRESETS.items()} | {
     "tournament+nest-seen-by-all": dataclasses.replace(PRESETS["tournament"].rules, nest_seen_by=NestSeenBy.ALL),

@@ -17,13 +17,14 @@ from typing import Any
 import pytest
 import web_games
 
-from rookarena import results, standings, tables
-from rookarena.actions import parse_action
-from rookarena.cards import Card
-from rookarena.game import Deal, Game
-from rookarena.presets import preset
-from rookarena.rules import Rules
-from rookarena.views import View, view
+from rookarena.engine.actions import parse_action
+from rookarena.engine.cards import Card
+from rookarena.engine.game import Deal, Game
+from rookarena.engine.presets import preset
+from rookarena.engine.rules import Rules
+from rookarena.engine.views import View, view
+from rookarena.results import directory as results
+from rookarena.results import standings, tables
 from rookarena.web import model, page, sources
 
 pytestmark = pytest.mark.slow
@@ -86,9 +87,9 @@ def _build(directory: pathlib.Path, preset_name: str, names: list[str], deals: i
 
 
 def _test(played: list[dict[str, Any]]) -> Any:
-    """The SPRT ``match --sprt 0 50`` would run on these games, when rookarena.sprt is there to run it."""
+    """The SPRT ``match --sprt 0 50`` would run on these games, when rookarena.results.sprt is there to run it."""
     try:
-        from rookarena import sprt
+        from rookarena.results import sprt
     except ImportError:
         return None
     return sprt.SequentialTest(sprt.Model(model.sprt_model(played)), 0.0, 50.0)

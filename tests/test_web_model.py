@@ -14,15 +14,16 @@ import pytest
 import web_games
 from click.testing import CliRunner
 
-from rookarena import records, standings, tables
-from rookarena.actions import parse_action
-from rookarena.cards import Card
 from rookarena.cli import main
-from rookarena.game import Deal, Game
-from rookarena.presets import preset
-from rookarena.rules import Rules
-from rookarena.views import view
+from rookarena.engine.actions import parse_action
+from rookarena.engine.cards import Card
+from rookarena.engine.game import Deal, Game
+from rookarena.engine.presets import preset
+from rookarena.engine.rules import Rules
+from rookarena.engine.views import view
+from rookarena.results import standings, tables
 from rookarena.web import index, model, page, sources, text
+from rookarena.wire import records
 
 NAMES = ["alpha", "beta", "gamma"]
 

@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena import records, transcript
 from rookarena.cli import main
-from rookarena.presets import preset
+from rookarena.engine.presets import preset
 from rookarena.web import model, page, sources
+from rookarena.wire import records, transcript
 
 NAMES = ["alpha", "beta", "gamma"]
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from test_web_browser import _errors, _open, browser  # noqa: F401 (browser is a fixture)
 
 from rookarena.cli import main
-from rookarena.presets import preset
+from rookarena.engine.presets import preset
 
 pytestmark = pytest.mark.slow
 

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 import trio
 
-from rookarena import workers
-from rookarena.bots import BotSpec
-from rookarena.config import Entry
-from rookarena.league import Ahead, PlannedGame, Units
-from rookarena.protocol import LineBuffer
-from rookarena.tournament import Scheduled
+from rookarena.arena import pool as workers
+from rookarena.arena.bots import BotSpec
+from rookarena.arena.config import Entry
+from rookarena.arena.league import Ahead, PlannedGame, Units
+from rookarena.arena.match import Scheduled
+from rookarena.wire.protocol import LineBuffer
 
 SCRIPT = """
 import json, os, sys
@@ -114,8 +114,8 @@ def test_a_worker_stopped_while_it_asks_for_its_next_unit_still_sends_the_game_i
     import signal
     import subprocess
 
-    from rookarena import league
-    from rookarena.config import loads
+    from rookarena.arena import league
+    from rookarena.arena.config import loads
 
     root = pathlib.Path(__file__).resolve().parent.parent
     text = "\n".join(
@@ -137,7 +137,7 @@ def test_a_worker_stopped_while_it_asks_for_its_next_unit_still_sends_the_game_i
     head = {"text": text, "origin": str(path), "log_dir": None, "verbose": 0, "cpu": None}
     lines = []
     with subprocess.Popen(
-        [sys.executable, "-m", "rookarena.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+        [sys.executable, "-m", "rookarena.arena.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
     ) as worker:
         assert worker.stdin is not None and worker.stdout is not None
         try:

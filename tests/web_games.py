@@ -7,11 +7,11 @@ import pathlib
 import random
 from typing import Any
 
-from rookarena import records
+from rookarena.engine.presets import preset
+from rookarena.engine.rules import Rules
 from rookarena.players import random_action
-from rookarena.presets import preset
-from rookarena.records import derive_seed
-from rookarena.rules import Rules
+from rookarena.wire import records
+from rookarena.wire.records import derive_seed
 
 
 def play(rules: Rules, deal_seed: int, choice_seed: int, seats: list[str]) -> dict[str, Any]:

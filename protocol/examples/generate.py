@@ -2,7 +2,7 @@
 
 For each example below this plays one seeded game in-process (the engine, with every seat played by
 ``rookarena.players.random_action``) and builds exactly what the referee sends: the messages come from
-``rookarena.protocol`` (``hello_message``, ``game_message``, ``deal_messages``, ``act_message`` with its
+``rookarena.wire.protocol`` (``hello_message``, ``game_message``, ``deal_messages``, ``act_message`` with its
 id stamped by a ``Conversation``, ``after_action`` after every action) and the bot's replies are fed back
 through that conversation. It keeps what one seat sees of the first hand, the seat that wins the auction,
 and writes ``<preset>.jsonl`` (one object per line: ``dir`` is ``>`` for referee to bot and ``<`` for bot
@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from rookarena import __version__
-from rookarena.actions import Action
-from rookarena.game import Game
+from rookarena.engine.actions import Action
+from rookarena.engine.game import Game
+from rookarena.engine.presets import preset
+from rookarena.engine.rules import FirstLead, NestOrder, NestSeenBy
 from rookarena.players import random_action
-from rookarena.presets import preset
-from rookarena.protocol import (
+from rookarena.wire.protocol import (
     Conversation,
     Hello,
     Reply,
@@ -45,8 +46,7 @@ from rookarena.protocol import (
     request_id,
     seat_seed,
 )
-from rookarena.records import derive_seed
-from rookarena.rules import FirstLead, NestOrder, NestSeenBy
+from rookarena.wire.records import derive_seed
 
 HERE = Path(__file__).resolve().parent
 

@@ -18,27 +18,31 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rookarena import records, report, results, sessions, standings, tables
-from rookarena import sprt as sequential
+from rookarena.arena import proctree
+from rookarena.cli import text as report
+from rookarena.engine.presets import PRESETS, preset, resolve
+from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
-from rookarena.names import name_from_hello, name_problem
-from rookarena.presets import PRESETS, preset, resolve
-from rookarena.records import derive_seed
-from rookarena.rules import Rules
-from rookarena.simulate import random_game, summarize
-from rookarena.standings import GameResult, Record
+from rookarena.players.simulate import random_game, summarize
+from rookarena.results import directory as results
+from rookarena.results import sprt as sequential
+from rookarena.results import standings, tables
+from rookarena.results.standings import GameResult, Record
+from rookarena.wire import records
+from rookarena.wire.names import name_from_hello, name_problem
+from rookarena.wire.records import derive_seed
 
 from .gate import check_cap, exit_status, status_line
 
 if TYPE_CHECKING:
-    from rookarena.bots import BotSpec
-    from rookarena.config import LeagueConfig
-    from rookarena.tournament import Match
+    from rookarena.arena.bots import BotSpec
+    from rookarena.arena.config import LeagueConfig
+    from rookarena.arena.match import Match
 
 # The commands that run bots import trio, the referee and the league runner when they run, so that the
 # views of the results (show, report, standings) and --help start without them.
-FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.referee.FaultPolicy's values (a test keeps them equal)
-ISOLATIONS = ("none", "bwrap")  # rookarena.isolation.CHOICES (a test keeps them equal)
+FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.arena.referee.FaultPolicy's values (a test keeps them equal)
+ISOLATIONS = ("none", "bwrap")  # rookarena.arena.isolation.CHOICES (a test keeps them equal)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -316,9 +320,9 @@ def match(
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C or SIGTERM
     """
-    from rookarena.bots import Limits  # noqa: PLC0415 (see FAULT_POLICIES)
-    from rookarena.referee import FaultPolicy, TimeControl  # noqa: PLC0415
-    from rookarena.tournament import Match, MatchConfig  # noqa: PLC0415
+    from rookarena.arena.bots import Limits  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.arena.match import Match, MatchConfig  # noqa: PLC0415
+    from rookarena.arena.referee import FaultPolicy, TimeControl  # noqa: PLC0415
 
     from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
 
@@ -417,7 +421,7 @@ def match(
         raise SystemExit(130) from None
     finally:
         # every bot is stopped: what is still re-parented to this process was left by one of them
-        sessions.kill_strays()
+        proctree.kill_strays()
         if sink is not None:
             sink.close()
         if lock is not None:
@@ -462,7 +466,7 @@ def _isolated_teams(
     team_a: tuple[BotSpec, BotSpec], team_b: tuple[BotSpec, BotSpec], out_dir: pathlib.Path | None
 ) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
     """Both teams' programs under bubblewrap, each team hidden from the other's files and the records."""
-    from rookarena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.arena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
 
     try:
         isolation.check()
@@ -532,8 +536,8 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     fragile behaviour (answering twice, a slow start, a hello missing fields) warns. Exits 0 only when
     the bot is compliant (warnings allowed).
     """
-    from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
-    from rookarena.referee import TimeControl  # noqa: PLC0415
+    from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+    from rookarena.arena.referee import TimeControl  # noqa: PLC0415
 
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
@@ -586,8 +590,8 @@ def run(
     verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
-    from rookarena import isolation, league, preflight, workers  # noqa: PLC0415 (see FAULT_POLICIES)
-    from rookarena.config import load as load_config  # noqa: PLC0415
+    from rookarena.arena import isolation, league, pool, preflight  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.arena.config import load as load_config  # noqa: PLC0415
 
     from .progress import Keys, Progress, finished_records, last_log_line, plan_text  # noqa: PLC0415
     from .stopping import (  # noqa: PLC0415
@@ -649,14 +653,14 @@ def run(
     # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
     count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
     planned = count if todo else jobs or config.jobs  # (a run with nothing to play notes what it would do)
-    placement = workers.placement(config.pin_cpus, planned)
+    placement = pool.placement(config.pin_cpus, planned)
     if count == 1 and placement:  # `pin_cpus: true` with one job: this process and its bots on one CPU
         try:
             os.sched_setaffinity(0, {placement[0]})  # before any thread: every thread and bot inherits it
         except OSError as exc:
             click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
             placement = None
-    results.note_placement(out_dir, config.pin_cpus, placement, sessions.tracking())
+    results.note_placement(out_dir, config.pin_cpus, placement, proctree.tracking())
     progress = Progress(
         len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
     )
@@ -678,9 +682,9 @@ def run(
             try:
                 run_trio(until_signal, league.run, isolated, todo, 1, out_dir / "logs", on_record)
             finally:  # every bot is stopped: what is still re-parented to this process was left by one of them
-                sessions.kill_strays()
+                proctree.kill_strays()
         else:
-            run_trio(until_signal, workers.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
+            run_trio(until_signal, pool.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
     except* RookError as group:
         progress.finish()
         click.echo(f"stopped: {first_error(group)}", err=True)
@@ -742,7 +746,7 @@ def _league_seed(
 
 def _seed_lines(config: LeagueConfig) -> None:
     """The first lines' word on the seed: drawn (where it is recorded), or guessable by isolated bots."""
-    from rookarena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.arena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
 
     if config.seed_drawn:
         click.echo(f"seed {config.seed} (drawn: recorded in league.json)", err=True)
@@ -824,7 +828,7 @@ def _parse_shard(text: str) -> tuple[int, int]:
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
-    from rookarena.bots import BotSpec, command_of  # noqa: PLC0415
+    from rookarena.arena.bots import BotSpec, command_of  # noqa: PLC0415
 
     try:
         words = command_of(command)
@@ -841,7 +845,7 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     side, for their hello; one that does not complete the handshake stops the command with one line."""
     import trio  # noqa: PLC0415
 
-    from rookarena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+    from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
 
     probes: dict[int, checkbot.Probe] = {}
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import click
 
-from rookarena import sprt as sequential
-from rookarena.sprt import Outcome
+from rookarena.results import sprt as sequential
+from rookarena.results.sprt import Outcome
 
 EXIT_WORSE = 3  # NEW is shown worse (1 and 2 are click's errors)
 EXIT_UNDECIDED = 4  # the test did not decide within --games (and --at-cap is not `fixed`)

@@ -16,8 +16,9 @@ from typing import Any
 
 import click
 
-from rookarena import league, results, standings, tables
+from rookarena.arena import league
 from rookarena.errors import RookError
+from rookarena.results import directory, standings, tables
 
 
 class Progress:
@@ -242,6 +243,6 @@ def last_log_line(logs: pathlib.Path, name: str) -> str:
 def finished_records(out_dir: pathlib.Path) -> Iterator[dict[str, Any]]:
     """The finished games' records, one at a time (for the faults counted so far)."""
     try:
-        yield from results.each_record(out_dir / results.GAMES_FILE)
+        yield from directory.each_record(out_dir / directory.GAMES_FILE)
     except RookError:
         return

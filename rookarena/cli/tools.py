@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
-from rookarena import records, results
 from rookarena.errors import RookError
+from rookarena.results import directory as results
+from rookarena.wire import records
 
 from . import _logging, _spec, main
 
@@ -84,7 +85,7 @@ def report_command(
     the bots' stderr, and the games in a replay viewer. Open it in a browser, or mail it.
     """
     from rookarena import __version__  # noqa: PLC0415
-    from rookarena import sprt as sequential  # noqa: PLC0415
+    from rookarena.results import sprt as sequential  # noqa: PLC0415
     from rookarena.web import index, model, page, sources  # noqa: PLC0415
 
     try:
@@ -227,7 +228,7 @@ def diff_command(
     import json  # noqa: PLC0415
 
     from rookarena import __version__  # noqa: PLC0415
-    from rookarena.diff import Differ, run_starts  # noqa: PLC0415
+    from rookarena.arena.differ import Differ, run_starts  # noqa: PLC0415
     from rookarena.web import diff as diff_page  # noqa: PLC0415
     from rookarena.web import page, sources  # noqa: PLC0415
 
@@ -253,8 +254,8 @@ def diff_command(
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
     import trio  # noqa: PLC0415 (only the diff runs bots)
 
-    from rookarena.bots import Limits  # noqa: PLC0415
-    from rookarena.referee import TimeControl  # noqa: PLC0415
+    from rookarena.arena.bots import Limits  # noqa: PLC0415
+    from rookarena.arena.referee import TimeControl  # noqa: PLC0415
 
     settings: dict[str, Any] = {}
     try:

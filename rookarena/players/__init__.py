@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rookarena.actions import Action, Bid, Pass, parse_action
+from rookarena.engine.actions import Action, Bid, Pass, parse_action
 from rookarena.players.base import Deadline
 
 

@@ -1,6 +1,6 @@
 """A fast trick phase for search: cards as small integers, hands as lists, one playout as a tight loop.
 
-The referee's :class:`rookarena.game.Game` checks everything and records everything, which is right for
+The referee's :class:`rookarena.engine.game.Game` checks everything and records everything, which is right for
 refereeing and far too slow for the tens of thousands of plays a search makes per decision. Here a
 :class:`Deck` turns one rule set into lists indexed by card number (points, and for each trump the suit
 and power of every card), and :func:`playout` plays a hand to its end from any point of a trick, with
@@ -15,8 +15,8 @@ import dataclasses
 import random
 from collections.abc import Callable, Sequence
 
-from rookarena.cards import COLORS, ROOK, Card
-from rookarena.rules import BidMade, FirstLead, NestTo, Rules, tables_for
+from rookarena.engine.cards import COLORS, ROOK, Card
+from rookarena.engine.rules import BidMade, FirstLead, NestTo, Rules, tables_for
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

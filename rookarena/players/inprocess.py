@@ -2,19 +2,19 @@
 
 For tests and benchmarks of the built-in players without processes: each seat's player gets the
 ``game`` message and, for each decision, the ``act`` request with its view, built by
-:mod:`rookarena.protocol` exactly as the referee builds them.
+:mod:`rookarena.wire.protocol` exactly as the referee builds them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rookarena import records
-from rookarena.game import Game
+from rookarena.engine.game import Game
+from rookarena.engine.rules import Rules
+from rookarena.engine.views import view
 from rookarena.players.base import Deadline, Player
-from rookarena.protocol import view_json
-from rookarena.rules import Rules
-from rookarena.views import view
+from rookarena.wire import records
+from rookarena.wire.protocol import view_json
 
 Check = Callable[[Game, int, str, list[str]], None]
 

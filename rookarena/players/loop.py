@@ -20,7 +20,7 @@ from rookarena.players import RandomPlayer
 from rookarena.players.base import Deadline, Player
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.search import SearchPlayer, settings_for
-from rookarena.protocol import referee_message
+from rookarena.wire.protocol import referee_message
 
 # The share of a request's deadline (and of the time bank) a player may think for.
 DEADLINE_SHARE = 0.4

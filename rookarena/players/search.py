@@ -25,12 +25,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from rookarena.cards import COLORS
+from rookarena.engine.cards import COLORS
+from rookarena.engine.rules import KNOBS, BidMade, NestTo, Rules
 from rookarena.players import heuristic
 from rookarena.players.base import Deadline
 from rookarena.players.fast import Deck, hand_value, playout, score_value, solve
 from rookarena.players.worlds import PILE, Knowledge, for_auction, for_bidder, from_view, sample
-from rookarena.rules import KNOBS, BidMade, NestTo, Rules
 
 # Playouts per decision at each level; level 3 is the default.
 LEVELS: dict[int, int] = {1: 24, 2: 48, 3: 192, 4: 768}

@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rookarena.cards import COLORS
+from rookarena.engine.cards import COLORS
 from rookarena.players.fast import Deck
 
 PILE = 4  # the holder number of the nest (in the auction) or the bidder's discards (afterwards)

@@ -1,6 +1,6 @@
 """The decision diff for people: counts by kind of decision, then every difference, as text or page data.
 
-Pure: values in (the answers of :mod:`rookarena.diff`), text or JSON-ready data out.
+Pure: values in (the answers of :mod:`rookarena.arena.differ`), text or JSON-ready data out.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rookarena.transcript import KINDS, Answer, Decision, DecisionKind
+from rookarena.wire.transcript import KINDS, Answer, Decision, DecisionKind
 
 EMBED_CAP = 200  # games embedded in the page for the viewer; the others are listed without a link
-SKIPPED = "skipped: "  # how the fault of a decision that was never asked begins (see rookarena.diff)
+SKIPPED = "skipped: "  # how the fault of a decision that was never asked begins (see rookarena.arena.differ)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

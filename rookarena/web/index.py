@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from rookarena import standings
+from rookarena.results import standings
 
 Record = Mapping[str, Any]
 
@@ -145,7 +145,7 @@ class Digest:
 
 def pair_positions(played: Sequence[standings.GameResult]) -> dict[int, int]:
     """Each game of a duplicate deal pair mapped to the other, by position: the pairs of
-    :func:`rookarena.standings.duplicate_pairs` (a deal with two games, each entry once as team 0)."""
+    :func:`rookarena.results.standings.duplicate_pairs` (a deal with two games, each entry once as team 0)."""
     counts: dict[Any, int] = {}
     for g in played:
         if g.deal_key is not None and g.teams[0] != g.teams[1]:

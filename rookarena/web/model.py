@@ -1,7 +1,7 @@
 """The data of a report or replay page: records in, one JSON-ready dict out (pure: no I/O, no clock).
 
-The page's own script draws everything from this dict. Figures come from :mod:`rookarena.standings`,
-:mod:`rookarena.stats` and :mod:`rookarena.tables` (never recomputed here), so the page says what
+The page's own script draws everything from this dict. Figures come from :mod:`rookarena.results.standings`,
+:mod:`rookarena.results.stats` and :mod:`rookarena.results.tables` (never recomputed here), so the page says what
 ``rookarena standings`` says. The standings rows are ``tables.standings_json`` as it is: a column added
 there shows up in the page with its key as its label.
 
@@ -18,13 +18,13 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rookarena import standings, stats, tables
-from rookarena.presets import PRESETS
+from rookarena.engine.presets import PRESETS
+from rookarena.results import standings, stats, tables
 from rookarena.web.index import DEFAULT_CAP, STOPPED, Digest, EmbedPlan, digest, embed_plan, pair_positions
 from rookarena.web.index import game_id as game_id  # noqa: PLC0414 (the pages' name for it, used by their readers)
 
 if TYPE_CHECKING:
-    from rookarena import sprt as sequential
+    from rookarena.results import sprt as sequential
 
 Record = Mapping[str, Any]
 
@@ -63,7 +63,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
         "averaged over the deal pairs, with its 95% t-interval.",
     ),
 }
-# The models of rookarena.sprt, by value (a test is handed in; this module only reads it).
+# The models of rookarena.results.sprt, by value (a test is handed in; this module only reads it).
 TRINOMIAL, PENTANOMIAL, POINTS = "trinomial", "pentanomial", "points"
 UNKNOWN_COLUMN = "A figure from rookarena standings (see docs/league.md, section 6)."
 
@@ -341,7 +341,7 @@ def sprt_data(
 
 
 def sprt_model(played: Sequence[Record | standings.GameResult]) -> str:
-    """The model of :mod:`rookarena.sprt` that ``match --sprt`` would use: deal pairs when the games hold
+    """The model of :mod:`rookarena.results.sprt` that ``match --sprt`` would use: deal pairs when the games hold
     duplicate deal pairs, games otherwise."""
     paired = bool(standings.duplicate_pairs(standings.game_results(played)))
     return PENTANOMIAL if paired else TRINOMIAL

@@ -19,10 +19,12 @@ import shlex
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any, overload
 
-from rookarena import gamesindex, records, results, standings, transcript
 from rookarena.errors import RookError
+from rookarena.results import directory as results
+from rookarena.results import gamesindex, standings
 from rookarena.web.index import Digest
 from rookarena.web.model import LeagueInfo, LogTail, game_id
+from rookarena.wire import records, transcript
 
 TAIL_LINES = 20
 TAIL_BYTES = 64 * 1024
@@ -175,7 +177,7 @@ class Stored(Sequence[tuple[str, dict[str, Any]]]):
 @dataclasses.dataclass(frozen=True, slots=True)
 class Selection:
     """What ``rookarena diff`` needs of the results, read in one pass: every bot name, every game id, and
-    OLD's games to replay (as :func:`rookarena.transcript.select` orders and limits them), by offset."""
+    OLD's games to replay (as :func:`rookarena.wire.transcript.select` orders and limits them), by offset."""
 
     names: list[str]
     known: set[str]

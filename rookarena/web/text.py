@@ -1,7 +1,7 @@
 """One game as text for a terminal (``rookarena show``): values in, a string out; never prints.
 
 With ``seat`` the text holds only what that seat knew by the end of each hand, the secrecy of
-:mod:`rookarena.views`: its own cards, the calls and the played cards, the nest when the rules show it
+:mod:`rookarena.engine.views`: its own cards, the calls and the played cards, the nest when the rules show it
 to that seat (the bidder, or everyone under ``nest_seen_by: all``) and the discards only if it made them.
 
 A record with the referee's ``decision_ms`` gets each decision's time beside it (the bid, each discard,

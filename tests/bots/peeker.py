@@ -40,13 +40,13 @@ import threading
 import time
 from typing import Any
 
-from rookarena.actions import parse_action
-from rookarena.cards import cards_text
-from rookarena.game import deal_cards
+from rookarena.engine.actions import parse_action
+from rookarena.engine.cards import cards_text
+from rookarena.engine.game import deal_cards
+from rookarena.engine.rules import Rules
 from rookarena.players import random_action
-from rookarena.protocol import seat_seed
-from rookarena.records import derive_seed
-from rookarena.rules import Rules
+from rookarena.wire.protocol import seat_seed
+from rookarena.wire.records import derive_seed
 
 GUESSES = [*range(2048), 2024, 2025, 2026, 4242, 12345, 31337, 65535, 99999, 123456, 1000000, 2**31 - 1]
 SKIP_NAMES = (".git", ".venv", "node_modules", "site-packages", "__pycache__")

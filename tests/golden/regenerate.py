@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pathlib
 
-from rookarena import records
-from rookarena.presets import preset
-from rookarena.simulate import random_game
+from rookarena.engine.presets import preset
+from rookarena.players.simulate import random_game
+from rookarena.wire import records
 
 HERE = pathlib.Path(__file__).resolve().parent
 

@@ -1,5 +1,5 @@
 // The replay viewer: a game record (rookarena.record/1) drawn as a card table, step by step.
-// A seat's view shows only what that seat knew at that moment, as rookarena/views.py decides:
+// A seat's view shows only what that seat knew at that moment, as rookarena/engine/views.py decides:
 // its own hand, the calls and the played cards, the nest to the bidder once the auction is won (to
 // everyone under nest_seen_by: all) and the discards to the bidder alone. Hidden cards are drawn as
 // backs that carry no card name, so the page's table for a seat holds no other seat's unplayed card.
@@ -195,7 +195,7 @@ const Rook = (() => {
       `this decision: ${msText(act.ms)}`, step.slowest ? el("strong", {}, " · slowest of the game") : null);
   }
 
-  // What `seat` (null: everything) may see of a step; mirrors rookarena/views.py.
+  // What `seat` (null: everything) may see of a step; mirrors rookarena/engine/views.py.
   function visible(step, seat, rules) {
     const all = seat === null;
     const auctionOver = step.bidder !== null;

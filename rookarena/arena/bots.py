@@ -1,0 +1,629 @@
+"""Bot processes: start, talk rook/1 with deadlines, capture stderr, and stop without leaving anything.
+
+Each bot runs in its own session (so its own process group) with ``PYTHONUNBUFFERED=1``. Its stdout is
+read through the protocol's bounded line buffer; its stderr is drained by a task of its own into a log
+capped at ``stderr_cap`` bytes (the rest is counted and dropped, so a flood never blocks the bot nor
+fills the disk). Every wait has a deadline; every failure becomes a :class:`Fault`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import resource
+import select
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, Any
+
+import trio
+
+from rookarena import __version__
+from rookarena.arena import proctree
+from rookarena.arena.proctree import bot_processes, signal_group
+from rookarena.wire.protocol import (
+    Conversation,
+    Event,
+    FaultKind,
+    Hello,
+    Ignored,
+    ProtocolFault,
+    Reply,
+    encode,
+    hello_message,
+)
+
+log = logging.getLogger(__name__)
+
+READ_CHUNK = 65536
+QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without parking the task
+YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
+EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
+STOP_WAIT = 5.0  # seconds: the most a stop waits for the kernel to reap a killed process or end a pipe
+KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+EXTERNAL_STOP_WAIT = 1.0  # seconds to wait for the referee's own stop after a bot is ended by one of those
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BotSpec:
+    """How to start one bot program."""
+
+    name: str
+    command: tuple[str, ...]
+    cwd: str | None = None
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    limits: Limits | None = None  # this bot's own limits, instead of the league's
+    reuse: bool = True  # whether a league may keep its process for the next unit it plays in
+    per_game: bool = False  # a new process for every game, so that no process plays a deal twice
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Fault:
+    kind: FaultKind
+    detail: str
+    line: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}" + (f" (sent {self.line[:120]!r})" if self.line else "")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """What one bot process may use. ``None`` means no limit beyond the machine's."""
+
+    max_line: int = 64 * 1024  # bytes in one line on stdout
+    stderr_cap: int = 1024 * 1024  # bytes of stderr over the process's life
+    startup: float = 10.0  # seconds to start and say hello
+    grace: float = 1.0  # seconds between end of input, SIGTERM and SIGKILL
+    memory_mb: int | None = None  # address space of each process, MiB
+    cpu_seconds: int | None = None  # CPU time of each process over its life
+    processes: int | None = None  # processes alive at once in the bot's session
+    files: int | None = None  # open file descriptors of each process
+
+    def preexec(self) -> Callable[[], None] | None:
+        """The function that applies the kernel-enforced limits in the child before it runs the bot."""
+        settings: list[tuple[int, int, int]] = []
+        if self.memory_mb is not None:
+            size = self.memory_mb * 1024 * 1024
+            settings.append((resource.RLIMIT_AS, size, size))
+        if self.cpu_seconds is not None:
+            settings.append((resource.RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 1))
+        if self.files is not None:
+            settings.append((resource.RLIMIT_NOFILE, self.files, self.files))
+        if not settings:
+            return None
+
+        def apply() -> None:
+            for which, soft, hard in settings:
+                resource.setrlimit(which, (soft, hard))
+
+        return apply
+
+
+# Words a program prints when it runs out of the memory its limit allows (Python, C++, Node, Java, C).
+MEMORY_WORDS = (
+    b"MemoryError",
+    b"bad_alloc",
+    b"out of memory",
+    b"Cannot allocate memory",
+    b"OutOfMemoryError",
+    b"Fatal process OOM",
+)
+FILES_WORDS = (b"Too many open files",)
+
+
+class BotProcess:
+    """One running instance of a bot, owned by the nursery passed to :meth:`start`."""
+
+    def __init__(self, spec: BotSpec, label: str, log_path: str | None, limits: Limits) -> None:
+        self.spec = spec
+        self.label = label
+        self.log_path = log_path
+        self.limits = spec.limits or limits
+        self.stderr_tail = b""  # the end of stderr, to tell a limit from a plain crash
+        self.conversation = Conversation(self.limits.max_line)
+        self.process: trio.Process | None = None
+        self.hello: Hello | None = None
+        self.fault: Fault | None = None  # set once the bot can no longer be talked to
+        self.stderr_bytes = 0
+        self.stderr_dropped = 0
+        self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
+        self.ignored_count = 0
+        self.log_problem: str | None = None  # why its stderr log could not be written, if it could not
+        self._pending: list[Event] = []
+        self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
+        self.left_behind = 0  # processes of its session still running after it exited on its own
+        self._stdin_fd = self._stdout_fd = -1
+        self._poller = select.poll()
+        self._quick = False  # its last reply came within QUICK_WAIT: wait for the next one in the kernel first
+        self._yielded = 0.0  # when this bot's reader last let other tasks run (time.perf_counter)
+        self._debug = log.isEnabledFor(logging.DEBUG)  # log every line (decided once: checking costs time)
+        self._drain_scope = trio.CancelScope()
+        self._drain_done = trio.Event()
+        self._tasks_scope = trio.CancelScope()  # the process watcher's: cancelled when the bot is stopped
+        self._exit_scope = trio.CancelScope()  # the exit watcher's: cancelled when the bot is stopped
+        self._waiting: trio.CancelScope | None = None  # the wait for its output, which its exit cuts short
+        self._pidfd = -1
+        self.exited = False  # its own process has ended (seen by its pidfd), whatever its pipes do
+        self.token = proctree.new_token()  # the mark its processes carry in their environment
+
+    @property
+    def alive(self) -> bool:
+        """Whether it can be talked to: started, without a fault, and its process not ended."""
+        return self.process is not None and self.fault is None and not self.exited
+
+    # -- starting -------------------------------------------------------------------------------
+
+    async def start(self, nursery: trio.Nursery) -> Fault | None:
+        """Start the process and complete the handshake within the startup deadline."""
+        env = bot_environment(self.spec.env)
+        env[proctree.MARK] = self.token
+        proctree.become_subreaper()
+        try:
+            self.process = await trio.lowlevel.open_process(
+                list(self.spec.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.spec.cwd,
+                env=env,
+                start_new_session=True,
+                preexec_fn=self.limits.preexec(),
+            )
+        except OSError as exc:
+            self._drain_done.set()
+            return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {exc.strerror}"))
+        log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
+        proctree.started(self.process.pid)
+        self._stdin_fd, self._stdout_fd = _fd(self.process.stdin), _fd(self.process.stdout)
+        self._poller.register(self._stdout_fd, select.POLLIN)
+        nursery.start_soon(self._drain_stderr)
+        with contextlib.suppress(OSError, AttributeError):
+            self._pidfd = os.pidfd_open(self.process.pid)
+        if self._pidfd >= 0:
+            nursery.start_soon(self._watch_exit)
+        if self.limits.processes is not None:
+            nursery.start_soon(self._watch_processes, self.limits.processes)
+        fault = await self.send(hello_message(f"rookarena {__version__}"), self.limits.startup)
+        if fault is not None:
+            return fault
+        event = await self._next_event(time.perf_counter(), self.limits.startup, waiting_for="a hello")
+        if isinstance(event, Fault):
+            return event
+        if not isinstance(event, Hello):  # pragma: no cover - the conversation only yields Hello here
+            return self._fail(Fault(FaultKind.PROTOCOL, "expected a hello"))
+        self.hello = event
+        return None
+
+    # -- talking --------------------------------------------------------------------------------
+
+    async def send(self, message: Mapping[str, Any], timeout: float) -> Fault | None:
+        """Write one message; a bot that does not read its input within ``timeout`` is at fault."""
+        return await self.send_raw(encode(message), timeout)
+
+    async def send_raw(self, data: bytes, timeout: float) -> Fault | None:
+        """Write encoded lines (see :meth:`send`)."""
+        if self.fault is not None:
+            return self.fault
+        return await self._write(data, time.perf_counter(), timeout)
+
+    async def _write(self, data: bytes, started: float, timeout: float) -> Fault | None:
+        """Write ``data`` within ``timeout`` seconds of ``started`` (a ``time.perf_counter()``).
+
+        The pipe is non-blocking: a write that fits in it (nearly always) costs one system call and no trip
+        through the scheduler; the rest waits for the bot to read, up to the deadline.
+        """
+        if self._debug:
+            log.debug("%s << %s", self.label, data[:-1].decode(errors="replace"))
+        try:
+            sent = os.write(self._stdin_fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # the bot closed its input (or exited): the exit status says why, below
+            return self._fail(await self._exit_fault("stopped reading its input"))
+        if sent == len(data):
+            return None
+        assert self.process is not None and self.process.stdin is not None
+        with trio.move_on_after(max(0.0, timeout - (time.perf_counter() - started))) as scope:
+            try:
+                await self.process.stdin.send_all(data[sent:])
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass  # the pipe is closed: the exit status says why, below, outside the deadline
+            else:
+                return None
+        if scope.cancelled_caught:
+            # Part of a line may be in the pipe: nothing more can be said to this bot, so it is gone.
+            if self.fault is None:
+                self.fault = Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s")
+            return self.fault
+        return self._fail(await self._exit_fault("stopped reading its input"))
+
+    async def ask(
+        self, request: Callable[[int], bytes], request_id: int, timeout: float, before: bytes = b""
+    ) -> tuple[Reply | Fault, float]:
+        """Send a request and wait up to ``timeout`` seconds for its reply; also return the time taken.
+
+        ``request`` encodes the request given its id, ``request_id`` (see ``protocol.request_id``); the
+        encoded lines ``before`` (news for this seat) go first, in the same write. However the request ends
+        (its reply, a reply timeout, a write that did not complete, the bot's exit, a limit, a cancellation),
+        it ends here, and the conversation is ready for the next one.
+        """
+        if self.fault is not None:
+            return self.fault, 0.0
+        early = self._take_early()
+        if early is not None:
+            return early, 0.0
+        data = before + request(self.conversation.begin_request(request_id))
+        started = time.perf_counter()
+        try:
+            fault = await self._write(data, started, timeout)
+            if fault is None:
+                event = await self._next_event(started, timeout, waiting_for="a reply")
+                assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
+                return event, time.perf_counter() - started
+            return fault, time.perf_counter() - started
+        finally:
+            self.conversation.abandon()
+
+    def _take_early(self) -> Fault | None:
+        """Read what the bot wrote since its last reply, before the next request is sent.
+
+        Those lines are judged while no request is open, so a reply is only ever matched with the request
+        that was outstanding when it arrived: a guessed id for a request not yet sent is ignored, however the
+        reads happen to split. A bot that writes more than ``EARLY_MAX`` bytes unasked is stopped.
+        """
+        poller, fd, read = self._poller, self._stdout_fd, 0
+        while poller.poll(0):
+            try:
+                data = os.read(fd, READ_CHUNK)
+            except BlockingIOError:  # pragma: no cover - readiness without data
+                return None
+            except OSError:
+                data = b""
+            if not data:
+                return None  # end of output: the next read reports it, with the exit status
+            read += len(data)
+            for event in self.conversation.receive_data(data):
+                if isinstance(event, Ignored):
+                    self._ignore(event)
+                elif isinstance(event, ProtocolFault):  # a reply is never taken while no request is open
+                    return self._fail(Fault(event.kind, event.detail, event.line))
+            if read > EARLY_MAX:
+                self._over_limit(f"output: wrote more than {EARLY_MAX} bytes while no request was open")
+                return self.fault
+        return None
+
+    def _ignore(self, event: Ignored) -> None:
+        self.ignored_count += 1
+        if len(self.ignored) < KEPT_IGNORED:
+            self.ignored.append(event.reason)
+            log.info("%s: ignored %s: %r", self.label, event.reason, event.line[:200])
+
+    async def _next_event(self, started: float, timeout: float, waiting_for: str) -> Hello | Reply | Fault:
+        """The next hello or reply (ignored lines are logged and skipped), or a fault, within ``timeout``
+        seconds of ``started`` (a ``time.perf_counter()``: durations are measured by the system clock).
+
+        Reads straight from the non-blocking pipe. A bot that answered its last request within
+        ``QUICK_WAIT`` seconds is first waited for in the kernel, outside the scheduler: a reply that
+        comes that soon then costs one ``poll`` and one ``read``, where parking the task costs the event
+        loop about as much again as the round trip itself (see ``bench/league.py``). Other tasks wait at
+        most that long, and get their turn at least every ``YIELD_EVERY`` seconds, however fast the bot
+        writes. When the deadline passes, what is already in the pipe is still read: a reply the referee
+        finds waiting when it looks at the clock counts as in time, so a referee slowed down by the machine
+        never blames a bot for its own lateness.
+        """
+        pending = self._pending
+        fd = self._stdout_fd
+        deadline = started + timeout
+        now = time.perf_counter()
+        last_look = False
+        while True:
+            while pending:
+                event = pending.pop(0)
+                if isinstance(event, Ignored):
+                    self._ignore(event)
+                    continue
+                if isinstance(event, ProtocolFault):
+                    return self._fail(Fault(event.kind, event.detail, event.line))
+                if self._debug:
+                    log.debug("%s >> %s", self.label, getattr(event, "line", event))
+                self._quick = now - started < QUICK_WAIT
+                if now - self._yielded > YIELD_EVERY:
+                    self._yielded = now
+                    await trio.lowlevel.checkpoint()
+                return event
+            if last_look:
+                return self._timed_out(timeout, waiting_for)
+            left = deadline - now
+            if left <= 0:
+                last_look = True
+                if not self._poller.poll(0):
+                    return self._timed_out(timeout, waiting_for)
+            elif self.exited and not self._poller.poll(0):
+                return self._fail(await self._exit_fault(f"exited while the referee awaited {waiting_for}"))
+            elif not (self._quick and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
+                with trio.move_on_at(trio.current_time() + max(0.0, deadline - time.perf_counter())) as scope:
+                    self._waiting = scope
+                    if not self.exited:
+                        await trio.lowlevel.wait_readable(fd)
+                self._waiting = None
+                self._yielded = time.perf_counter()
+                if scope.cancelled_caught and not self.exited:
+                    last_look = True
+                    if not self._poller.poll(0):
+                        return self._timed_out(timeout, waiting_for)
+            elif time.perf_counter() - self._yielded > YIELD_EVERY:
+                self._yielded = time.perf_counter()
+                await trio.lowlevel.checkpoint()
+            try:
+                data = os.read(fd, READ_CHUNK)
+            except BlockingIOError:  # pragma: no cover - readiness without data
+                now = time.perf_counter()
+                continue
+            except OSError:
+                data = b""
+            if not data:  # end of output: outside the deadline's scope, so waiting for the exit status is not cut short
+                return self._fail(await self._exit_fault(f"closed its output while the referee awaited {waiting_for}"))
+            pending.extend(self.conversation.receive_data(data))
+            now = time.perf_counter()
+
+    def _timed_out(self, timeout: float, waiting_for: str) -> Fault:
+        self._quick = False
+        self.conversation.abandon()
+        if self.fault is not None:
+            return self.fault  # a limit stopped it meanwhile: that is the cause
+        return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
+
+    async def _watch_exit(self) -> None:
+        """Wait for the bot's own process to end (its pidfd becomes readable), and cut short any wait for its
+        output: a bot that exits while a child of its holds its stdout has crashed, and is not kept."""
+        with self._exit_scope:
+            try:
+                await trio.lowlevel.wait_readable(self._pidfd)
+            except trio.ClosedResourceError:  # pragma: no cover - closed by a stop meanwhile
+                return
+            self.exited = True
+            if self._waiting is not None:
+                self._waiting.cancel()
+
+    async def _exit_fault(self, what: str) -> Fault:
+        """A crash fault with the exit status, if the process exits promptly."""
+        assert self.process is not None
+        with trio.move_on_after(0.5):
+            await self.process.wait()
+        code = self.process.returncode
+        if self.fault is not None:
+            return self.fault  # a limit already stopped it: that is the cause
+        if code is None:
+            return Fault(FaultKind.CRASH, what)
+        limits = self.limits
+        if limits.cpu_seconds is not None and code == -signal.SIGXCPU:
+            return Fault(FaultKind.LIMIT, f"cpu: used its {limits.cpu_seconds} s of CPU time")
+        if limits.memory_mb is not None and any(word in self.stderr_tail for word in MEMORY_WORDS):
+            return Fault(FaultKind.LIMIT, f"memory: ran out of its {limits.memory_mb} MiB")
+        if limits.files is not None and any(word in self.stderr_tail for word in FILES_WORDS):
+            return Fault(FaultKind.LIMIT, f"files: opened more than {limits.files} files")
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            if -code in STOP_SIGNALS:
+                # A stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
+                # scancel signals every process of a job) is stopping everything, and the referee's own signal
+                # is on its way. Wait for it: it cancels this wait, and the game is then not recorded, rather
+                # than recorded as this bot's crash.
+                await trio.sleep(EXTERNAL_STOP_WAIT)
+                return Fault(FaultKind.CRASH, f"killed by {name}, which the referee did not send")
+            return Fault(FaultKind.CRASH, f"killed by {name}")
+        return Fault(FaultKind.CRASH, f"exited with status {code}")
+
+    def _fail(self, fault: Fault) -> Fault:
+        if self.fault is not None:
+            return self.fault  # the first cause stands (a limit, then the EOF it caused)
+        if fault.kind is not FaultKind.TIMEOUT:
+            self.fault = fault
+        return fault
+
+    def _over_limit(self, detail: str) -> None:
+        """A limit was hit: stop the bot now, with every process of its own; its request reports why."""
+        if self.fault is None:
+            self.fault = Fault(FaultKind.LIMIT, detail)
+        if self.process is not None:
+            signal_group(self.process.pid, signal.SIGKILL)
+            _kill_all(bot_processes(self.process.pid, self.token))
+            if self._waiting is not None:
+                self._waiting.cancel()
+
+    async def _watch_processes(self, most: int) -> None:
+        """Count the bot's processes (its whole tree: session, descendants, and those re-parented to the
+        referee) a few times a second; stop it past ``most``."""
+        assert self.process is not None
+        root = self.process.pid
+        with self._tasks_scope:
+            while self.process.returncode is None and self.fault is None:
+                if len(bot_processes(root, self.token, thorough=False)) > most:
+                    self._over_limit(f"processes: more than {most} at once")
+                    return
+                await trio.sleep(0.1)
+
+    # -- stderr ---------------------------------------------------------------------------------
+
+    async def _drain_stderr(self) -> None:
+        """Copy the bot's stderr to its log (up to the cap) until the pipe ends or the bot is stopped.
+
+        Whatever happens to the log (it cannot be created, the disk fills, its folder is removed), the bot
+        plays on, its stderr is still drained and counted, and the done event is set on every path.
+        """
+        sink: IO[bytes] | None = None
+        try:
+            assert self.process is not None and self.process.stderr is not None
+            stream = self.process.stderr
+            sink = self._open_log()
+            with self._drain_scope:
+                while True:
+                    try:
+                        data = await stream.receive_some(READ_CHUNK)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        break
+                    if not data:
+                        break
+                    room = max(0, self.limits.stderr_cap - self.stderr_bytes)
+                    kept = data[:room]
+                    self.stderr_bytes += len(kept)
+                    self.stderr_dropped += len(data) - len(kept)
+                    self.stderr_tail = (self.stderr_tail + data)[-4096:]
+                    if sink is not None and kept:
+                        try:
+                            sink.write(kept)
+                            sink.flush()
+                        except OSError as exc:
+                            self._close_log(sink, f"cannot write {self.log_path!r}: {exc.strerror or exc}")
+                            sink = None
+                    if self.stderr_dropped:
+                        self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
+        finally:
+            if sink is not None:
+                with contextlib.suppress(OSError):
+                    if self.stderr_dropped:
+                        sink.write(f"\n[rookarena: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
+                self._close_log(sink, None)
+            self._drain_done.set()
+
+    def _open_log(self) -> IO[bytes] | None:
+        """The bot's stderr log, opened for appending (its folder made again if it was removed), or None."""
+        if not self.log_path:
+            return None
+        try:
+            os.makedirs(os.path.dirname(self.log_path) or ".", exist_ok=True)
+            return open(self.log_path, "ab")  # closed by _drain_stderr on every path
+        except OSError as exc:
+            self._log_failed(f"cannot open {self.log_path!r}: {exc.strerror or exc}")
+            return None
+
+    def _close_log(self, sink: IO[bytes], problem: str | None) -> None:
+        with contextlib.suppress(OSError):
+            sink.close()
+        if problem is not None:
+            self._log_failed(problem)
+
+    def _log_failed(self, problem: str) -> None:
+        if self.log_problem is None:
+            self.log_problem = problem
+            log.warning("%s: %s; its stderr is discarded", self.label, problem)
+
+    # -- stopping -------------------------------------------------------------------------------
+
+    async def stop(self) -> None:
+        """End of input, a grace period, SIGTERM, then SIGKILL to the whole process group; reap it.
+
+        Shielded from cancellation (a stop that is cut short would leave the bot running) and bounded:
+        every wait has a deadline, so a stop ends within ``2 * grace + 2 * STOP_WAIT`` seconds whatever the
+        bot does.
+        """
+        process = self.process
+        if process is None or self.ended_by is not None:
+            return
+        with trio.CancelScope(shield=True):
+            await self._stop(process)
+
+    async def _stop(self, process: trio.Process) -> None:
+        self.conversation.close()
+        if self.fault is None:
+            self.fault = Fault(FaultKind.CRASH, "stopped by the referee")
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            assert process.stdin is not None
+            await process.stdin.aclose()
+        with trio.move_on_after(self.limits.grace):
+            await process.wait()
+        self.ended_by = "exit"
+        # Who is left: everything of the bot but its own process, when that exited on its own. What left the
+        # session and the tree (setsid, then a double fork) is still found: re-parented to this process, its
+        # subreaper, and marked with the bot's token.
+        if process.returncode is not None:
+            tree = [pid for pid in bot_processes(process.pid, self.token) if pid != process.pid]
+            self.left_behind = len(tree)
+        else:
+            tree = bot_processes(process.pid, self.token)
+            self.ended_by = "sigterm"
+            signal_group(process.pid, signal.SIGTERM)
+            with trio.move_on_after(self.limits.grace):
+                await process.wait()
+            if process.returncode is None:
+                self.ended_by = "sigkill"
+        signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
+        for _ in range(3):  # and everything else of it, looked for again: what it started meanwhile
+            _kill_all(tree)
+            if process.returncode is not None and not tree:
+                break
+            tree = [pid for pid in bot_processes(process.pid, self.token) if pid != process.pid]
+        with trio.move_on_after(STOP_WAIT):
+            await process.wait()
+        if process.returncode is None:  # pragma: no cover - a process the kernel cannot end (stuck in I/O)
+            log.warning("%s: pid %d did not end within %g s of SIGKILL", self.label, process.pid, STOP_WAIT)
+        else:
+            proctree.forget(process.pid)
+        await _reap()
+        self._exit_scope.cancel()
+        if self._pidfd >= 0:
+            trio.lowlevel.notify_closing(self._pidfd)  # the watcher, if still waiting on it, is woken first
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = -1
+        self._tasks_scope.cancel()
+        with trio.move_on_after(self.limits.grace):
+            await self._drain_done.wait()  # the rest of its stderr, up to end of file
+        self._drain_scope.cancel()
+        with trio.move_on_after(STOP_WAIT):
+            await self._drain_done.wait()
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    await stream.aclose()
+
+
+def _kill_all(pids: Sequence[int]) -> None:
+    for pid in set(pids) - {os.getpid()}:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+async def _reap() -> None:
+    """Reap the zombies of killed processes re-parented to this process (their subreaper)."""
+    for _ in range(10):
+        if not proctree.reap_orphans():
+            return
+        await trio.sleep(0.01)
+
+
+# The only variables of the referee's environment a bot sees; everything else (tokens, keys, paths to
+# private files) stays behind. A bot's configuration may add its own.
+ENV_ALLOWED = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
+
+
+def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
+    """A bot's environment: the allow-listed variables, the bot's own, and ``PYTHONUNBUFFERED=1``."""
+    env = {name: os.environ[name] for name in ENV_ALLOWED if name in os.environ}
+    env.update(extra)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _fd(stream: trio.abc.SendStream | trio.abc.ReceiveStream | None) -> int:
+    """The descriptor of one of a process's pipes (on POSIX, trio opens them as ``FdStream``)."""
+    assert isinstance(stream, trio.lowlevel.FdStream)
+    return stream.fileno()
+
+
+def command_of(value: str | Sequence[str]) -> tuple[str, ...]:
+    """A command from a list of words, or one string split as a POSIX shell would."""
+    words = shlex.split(value) if isinstance(value, str) else list(value)
+    if not words:
+        raise ValueError("empty command")
+    return tuple(words)

@@ -1,0 +1,416 @@
+"""``rookarena check-bot``: play a bot through every phase under several presets and grade it.
+
+First a handshake probe: the bot is started alone, sent the referee's hello and timed; a bot that says
+nothing is then sent the end of its input, and a hello that arrives only then shows that it does not
+flush its stdout. Then, for each preset, the bot plays both seats of one team against the packaged
+random bot, under the referee's own rules and clock (so the checker is never stricter than a real
+match). The opponents pass whenever they may, so that any bid wins the auction: a sane bot then reaches
+every phase (it wins an auction, discards, names trump, leads, follows and plays the Rook). A phase
+never reached is a failure, not a pass. Each game stops at the bot's first fault, which is reported
+with the exact line it sent and advice chosen by its cause (:mod:`rookarena.wire.advice`); lines the referee
+ignored, slow starts and slow decisions are warnings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+import time as clock
+from collections.abc import Sequence
+from typing import IO, Any
+
+import trio
+
+from rookarena import __version__
+from rookarena.arena import proctree
+from rookarena.arena.bots import BotProcess, BotSpec, Limits, bot_environment
+from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import preset
+from rookarena.wire.advice import Cause, diagnose, ignored_cause
+from rookarena.wire.protocol import Conversation, Hello, Ignored, ProtocolFault, encode, hello_message
+
+CHECK_PRESETS = ("tournament", "open-nest", "kentucky")
+OPPONENT_NAME = "rookarena-random"
+OPPONENT = (sys.executable, "-m", "rookarena.randombot", "--passive")
+PHASES = ("call in the auction", "win an auction", "discard", "name trump", "lead", "follow", "play the Rook")
+SLOW_START = 0.25  # of the startup deadline: a hello later than this is a warning
+SLOW_MOVE = 0.5  # of the move time: a decision slower than this is a warning
+AFTER_EOF = 2.0  # seconds to wait for output once the probe has closed the bot's input
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    passed: bool
+    detail: str
+    advice: str = ""
+    warning: bool = False  # passed, but fragile
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Card:
+    """A report card: the name the bot is known by (its hello's, once it has said hello) and its checks."""
+
+    name: str
+    checks: list[Check]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Probe:
+    """What the bot did when started alone and sent the referee's hello."""
+
+    hello: Hello | None
+    fault: Cause | None  # why there is no hello
+    seconds: float  # until the hello (or the verdict)
+    ignored: tuple[str, ...] = ()
+    stderr_tail: str = ""  # the last line the bot wrote to stderr
+
+
+async def probe(spec: BotSpec, startup: float) -> Probe:
+    """Start the bot, send the referee's hello and read its answer within ``startup`` seconds. A bot that
+    answers nothing is sent the end of its input: output that comes only then was never flushed."""
+    with tempfile.TemporaryFile() as stderr:
+        found = await _probe(spec, startup, stderr)
+        stderr.seek(max(0, stderr.seek(0, os.SEEK_END) - 4096))
+        lines = stderr.read().decode(errors="replace").strip().splitlines()
+    return dataclasses.replace(found, stderr_tail=lines[-1][:200] if lines else "")
+
+
+async def _probe(spec: BotSpec, startup: float, stderr: IO[bytes]) -> Probe:
+    conversation = Conversation()
+    started = clock.perf_counter()
+    token = proctree.new_token()
+    proctree.become_subreaper()  # what the bot leaves stays in reach, as in a match
+    try:
+        process = await trio.lowlevel.open_process(
+            list(spec.command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=spec.cwd,
+            env={**bot_environment(spec.env), proctree.MARK: token},
+            start_new_session=True,
+        )
+    except OSError as exc:
+        detail = f"cannot start {spec.command[0]!r}: {exc.strerror}"
+        return Probe(None, diagnose("crash", detail), 0.0)
+    proctree.started(process.pid)
+    assert process.stdin is not None and process.stdout is not None
+    ignored: list[str] = []
+    try:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await process.stdin.send_all(encode(hello_message(f"rookarena {__version__}")))
+        event = await _first_event(process.stdout, conversation, startup, ignored)
+        seconds = clock.perf_counter() - started
+        if event is None:
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await process.stdin.aclose()
+            late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored)
+            if late is not None:
+                return Probe(None, diagnose("timeout", "no hello", flushed_late=True), seconds, tuple(ignored))
+            return Probe(None, diagnose("timeout", f"no hello within {startup:g} s"), seconds, tuple(ignored))
+        if isinstance(event, ProtocolFault):
+            return Probe(None, diagnose(event.kind.value, event.detail, event.line), seconds, tuple(ignored))
+        if isinstance(event, str):
+            with trio.move_on_after(1.0):
+                await process.wait()
+            code = process.returncode
+            if code is None:
+                how = "closed its stdout"
+            elif code < 0:
+                how = f"was killed by {_signal_name(-code)}"
+            else:
+                how = f"exited with status {code}"
+            return Probe(None, diagnose("crash", f"{how} before saying hello"), seconds, tuple(ignored))
+        return Probe(event, None, seconds, tuple(ignored))
+    finally:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await process.stdin.aclose()
+        with trio.move_on_after(1.0):
+            await process.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        proctree.kill_bot(process.pid, token)  # and all else of it: a daemon it became, a child it left
+        with trio.CancelScope(shield=True):
+            await process.wait()
+            await process.stdout.aclose()
+            proctree.forget(process.pid)
+            await trio.sleep(0.01)
+            proctree.reap_orphans()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+async def _first_event(
+    stdout: trio.abc.ReceiveStream, conversation: Conversation, seconds: float, ignored: list[str]
+) -> Hello | ProtocolFault | str | None:
+    """The hello or fault the bot's output makes, a string saying how it ended, or None after ``seconds``."""
+    with trio.move_on_after(seconds):
+        while True:
+            try:
+                data = await stdout.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                return "end of output"
+            for event in conversation.receive_data(bytes(data)):
+                if isinstance(event, Ignored):
+                    ignored.append(event.reason)
+                elif isinstance(event, (Hello, ProtocolFault)):
+                    return event
+    return None
+
+
+async def check_bot(
+    spec: BotSpec,
+    *,
+    games: int,
+    seed: int,
+    time: TimeControl,
+    log_dir: pathlib.Path | None,
+    presets: Sequence[str] = CHECK_PRESETS,
+) -> Card:
+    """The bot's report card."""
+    probed = await probe(spec, time.startup)
+    checks: list[Check] = []
+    hello = probed.hello
+    if hello is None:
+        cause = probed.fault or diagnose("timeout", "no hello")
+        tail = f"; its stderr ended with: {probed.stderr_tail!r}" if probed.stderr_tail else ""
+        checks.append(Check("handshake", False, cause.detail + tail, cause.advice))
+        return Card(spec.name, checks)
+    view = "" if hello.view else "; declined the view"
+    checks.append(Check("handshake", True, f"name {hello.name!r}, version {hello.version!r}{view}"))
+    checks.extend(_hello_warnings(probed, time.startup))
+    name = hello.name if hello.name != OPPONENT_NAME else f"{hello.name}-2"
+    spec = dataclasses.replace(spec, name=name)
+    ignored: list[str] = []
+    slowest = 0.0
+    for preset_name in presets:
+        played, procs, seen = await _play(spec, preset_name, games, seed, time, log_dir)
+        failures = _faults(preset_name, played, name, seen, procs)
+        checks.extend(failures)
+        if not failures:
+            checks.append(Check(f"{preset_name}: games", True, f"{len(played)} games without a fault"))
+            checks.append(_phases(preset_name, played, name))
+        checks.extend(_exits(preset_name, procs))
+        ignored.extend(reason for reasons in seen.values() for reason in reasons)
+        slowest = max([slowest, *(_slowest(record, name) for record in played)])
+    checks.extend(_ignored_warnings(ignored))
+    if slowest > SLOW_MOVE * time.move and all(check.passed for check in checks):
+        checks.append(
+            Check(
+                "decisions",
+                True,
+                f"the slowest took {slowest * 1000:.0f} ms of the {time.move * 1000:.0f} ms allowed",
+                "a loaded machine can push a decision past its deadline: answer well within deadline_ms",
+                warning=True,
+            )
+        )
+    return Card(name, checks)
+
+
+async def _play(
+    spec: BotSpec, preset_name: str, games: int, seed: int, time: TimeControl, log_dir: pathlib.Path | None
+) -> tuple[list[dict[str, Any]], list[BotProcess], dict[int, list[str]]]:
+    """Play the games of one preset; return the records, the bot's processes and, by game index, the
+    lines of the bot that the referee ignored during it."""
+    opponent = BotSpec(OPPONENT_NAME, OPPONENT)
+    played: list[dict[str, Any]] = []
+    seen: dict[int, list[str]] = {}
+    counted = [0, 0]
+    procs: list[BotProcess] = []
+    match = Match(
+        MatchConfig(
+            team_a=(spec, spec),
+            team_b=(opponent, opponent),
+            rules=preset(preset_name).rules,
+            rules_name=preset_name,
+            games=games,
+            seed=seed,
+            time=time,
+            policy=FaultPolicy.FORFEIT,
+            limits=Limits(startup=time.startup, grace=1.0),
+            log_dir=log_dir,
+            withdraw_after=games + 1,
+            match_id=f"check-{preset_name}",
+        )
+    )
+
+    def on_record(record: dict[str, Any]) -> None:
+        reasons: list[str] = []
+        for slot in (0, 1):
+            proc = match.procs[slot]
+            if proc is None:
+                continue
+            if proc not in procs:
+                procs.append(proc)
+                counted[slot] = 0
+            reasons.extend(proc.ignored[counted[slot] :])
+            counted[slot] = len(proc.ignored)
+        seen[len(played)] = reasons
+        played.append(record)
+
+    await match.run(on_record)
+    return played, procs, seen
+
+
+def _hello_warnings(probed: Probe, startup: float) -> list[Check]:
+    assert probed.hello is not None
+    out = []
+    if probed.hello.missing:
+        fields = " and ".join(repr(field) for field in probed.hello.missing)
+        out.append(
+            Check(
+                "hello",
+                True,
+                f"the hello has no {fields}; the referee tolerates it today, PROTOCOL.md §3 says not to rely on it",
+                'send {"type":"hello","name":...,"version":...,"protocol":"rook/1"}',
+                warning=True,
+            )
+        )
+    if probed.seconds > SLOW_START * startup:
+        out.append(
+            Check(
+                "start",
+                True,
+                f"the hello came after {probed.seconds:.1f} s of the {startup:g} s allowed",
+                "a loaded machine can push a slow start past the startup deadline: load less before the hello",
+                warning=True,
+            )
+        )
+    out.extend(_ignored_warnings(list(probed.ignored)))
+    return out
+
+
+def _faults(
+    preset_name: str,
+    played: list[dict[str, Any]],
+    name: str,
+    seen: dict[int, list[str]],
+    procs: list[BotProcess],
+) -> list[Check]:
+    out = []
+    for index, record in enumerate(played):
+        mine = [seat for seat in range(4) if record["seats"][seat] == name]
+        for fault in record.get("faults", []):
+            if fault["seat"] not in mine or fault["detail"].startswith("did not exit"):
+                continue
+            cause = diagnose(fault["kind"], fault["detail"], fault["line"], seen.get(index, ()))
+            detail = f"game {record['game_id']}, hand {fault['hand']}: {fault['kind']}: {cause.detail}"
+            if fault["line"]:
+                detail += f"; the bot sent: {fault['line'][:300]!r}"
+            tail = _stderr_tail(procs) if fault["kind"] == "crash" else ""
+            if tail:
+                detail += f"; its stderr ended with: {tail!r}"
+            out.append(Check(f"{preset_name}: game", False, detail, cause.advice))
+            break
+    if len(out) > 1:
+        first = out[0]
+        more = f" (and faults in {len(out) - 1} more of the {len(played)} games)"
+        return [dataclasses.replace(first, detail=first.detail + more)]
+    return out
+
+
+def _stderr_tail(procs: list[BotProcess]) -> str:
+    for proc in procs:
+        lines = proc.stderr_tail.decode(errors="replace").strip().splitlines()
+        if lines:
+            return lines[-1][:200]
+    return ""
+
+
+def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:
+    reached: set[str] = set()
+    hands = 0
+    for record in played:
+        mine = {seat for seat in range(4) if record["seats"][seat] == name}
+        for hand in record["hands"]:
+            hands += 1
+            if any(entry["seat"] in mine for entry in hand["auction"]):
+                reached.add("call in the auction")
+            if hand.get("bidder") in mine:
+                reached.add("win an auction")
+                if hand.get("discards"):
+                    reached.add("discard")
+                if hand.get("trump"):
+                    reached.add("name trump")
+            for trick in hand.get("tricks", []):
+                for position, card in enumerate(trick["cards"]):
+                    if (trick["leader"] + position) % 4 in mine:
+                        reached.add("lead" if position == 0 else "follow")
+                        if card == "ROOK":
+                            reached.add("play the Rook")
+    missing = [phase for phase in PHASES if phase not in reached]
+    if not missing:
+        return Check(
+            f"{preset_name}: phases", True, "won an auction, discarded, named trump, led, followed, played the Rook"
+        )
+    detail = f"in {hands} hands the bot never did: {', '.join(missing)}"
+    if "win an auction" in missing:
+        advice = (
+            "the opponents here pass whenever they may, so any bid wins the auction: a bot that never bids "
+            "is never asked to discard or name trump, and cannot be checked; bid with a good hand"
+        )
+    else:
+        advice = "run more games (--games) or another --seed so that every phase comes up"
+    return Check(f"{preset_name}: phases", False, detail, advice)
+
+
+def _exits(preset_name: str, procs: list[BotProcess]) -> list[Check]:
+    for proc in procs:
+        if proc.ended_by not in ("exit", None):
+            return [
+                Check(
+                    f"{preset_name}: exit",
+                    False,
+                    f"still running {proc.limits.grace:g} s after 'bye' and end of input; stopped by {proc.ended_by}",
+                    diagnose("protocol", "did not exit").advice,
+                )
+            ]
+        if proc.left_behind:
+            return [
+                Check(
+                    f"{preset_name}: exit",
+                    False,
+                    f"exited but left {proc.left_behind} process(es) of its own running",
+                    diagnose("protocol", "exited leaving processes").advice,
+                )
+            ]
+    return [Check(f"{preset_name}: exit", True, "exited on 'bye' / end of input")]
+
+
+def _ignored_warnings(reasons: list[str]) -> list[Check]:
+    counts: dict[Cause, int] = {}
+    for reason in reasons:
+        cause = ignored_cause(reason)
+        counts[cause] = counts.get(cause, 0) + 1
+    return [
+        Check("stdout", True, f"{count} line(s) ignored: {cause.detail}", cause.advice, warning=True)
+        for cause, count in counts.items()
+    ]
+
+
+def _slowest(record: dict[str, Any], name: str) -> float:
+    times = [
+        timing.get("max", 0.0) / 1000
+        for seat, timing in enumerate(record.get("timing", []))
+        if record["seats"][seat] == name
+    ]
+    return max(times, default=0.0)
+
+
+def run(spec: BotSpec, **kwargs: Any) -> Card:
+    return trio.run(lambda: check_bot(spec, **kwargs))

@@ -1,0 +1,478 @@
+"""League configuration: read a YAML file, check every key, and say exactly where it is wrong.
+
+Errors read ``FILE:LINE: KEY: what was expected, got what``; nothing runs until the whole file is valid.
+Line numbers come from the YAML node tree, so a value is blamed on the line it is written on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pathlib
+import secrets
+import shutil
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from rookarena.arena.bots import BotSpec, Limits, command_of
+from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.engine.presets import resolve
+from rookarena.engine.rules import Rules
+from rookarena.errors import RookError
+from rookarena.wire.names import name_problem
+from rookarena.wire.records import SEED_BITS
+
+
+class ConfigError(RookError):
+    """A league configuration that cannot be run."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    """One league entry: the bot, and the program for its team's second seat (the same by default)."""
+
+    name: str
+    bot: BotSpec
+    partner: BotSpec
+    isolation: str = "none"  # how its processes are shut in: "none", or "bwrap" (rookarena.arena.isolation)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    name: str
+    rules: Rules
+    rules_name: str
+    format: str
+    games: int
+    duplicate: bool
+    seed: int
+    jobs: int
+    time: TimeControl
+    faults: FaultPolicy
+    withdraw_after: int
+    limits: Limits
+    entries: tuple[Entry, ...]
+    source: str  # the file's text, copied into the results directory
+    origin: str = ""  # the file it was read from
+    pin_cpus: str = "auto"  # keep each worker and its bots on one CPU: "auto", "on" or "off"
+    reuse: bool = True  # whether bot processes may be kept from one unit to the next (each bot can say no)
+    seed_drawn: bool = False  # no `seed:` written: ``seed`` was drawn from the OS (a resume keeps the recorded one)
+    isolation: str = "none"  # the league's default: "none", or "bwrap" (rookarena.arena.isolation)
+
+
+FORMATS = ("round-robin", "gauntlet")
+PIN_CHOICES = ("auto", "on", "off")
+TOP_KEYS = (
+    "name",
+    "rules",
+    "format",
+    "games",
+    "duplicate",
+    "seed",
+    "jobs",
+    "time",
+    "faults",
+    "withdraw_after",
+    "limits",
+    "pin_cpus",
+    "reuse",
+    "process_per_game",
+    "isolation",
+    "bots",
+)
+BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "isolation", "reuse", "process_per_game")
+ISOLATIONS = ("none", "bwrap")  # as rookarena.arena.isolation.CHOICES, which imports this module
+TIME_KEYS = ("move", "startup", "bank")
+LIMIT_KEYS = ("line", "stderr", "memory", "cpu", "processes", "files")
+# Each limit key: the Limits field it sets, and what it counts.
+LIMIT_FIELDS = {
+    "line": ("max_line", "bytes"),
+    "stderr": ("stderr_cap", "bytes"),
+    "memory": ("memory_mb", "MiB"),
+    "cpu": ("cpu_seconds", "seconds"),
+    "processes": ("processes", "processes"),
+    "files": ("files", "open files"),
+}
+INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh")
+
+
+class _Node:
+    """A YAML value with the line it starts on, for blame."""
+
+    def __init__(self, node: yaml.Node) -> None:
+        self.node = node
+        self.line = node.start_mark.line + 1
+
+
+def load(path: str | os.PathLike[str]) -> LeagueConfig:
+    """Read and check a league configuration file."""
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file") from None
+    return loads(text, path)
+
+
+def loads(text: str, path: str | os.PathLike[str]) -> LeagueConfig:
+    """Check a configuration's ``text``, read from ``path`` (named in errors; relative ``cwd`` values are
+    looked up beside it)."""
+    path = pathlib.Path(path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}{line}: not valid YAML: {_one_line(getattr(exc, 'problem', None) or exc)}") from None
+    return dataclasses.replace(_Reader(str(path), path.parent).config(root, text), origin=str(path))
+
+
+class _Reader:
+    def __init__(self, filename: str, base: pathlib.Path) -> None:
+        self.filename = filename
+        self.base = base
+
+    def fail(self, node: yaml.Node | None, key: str, message: str) -> ConfigError:
+        line = f":{node.start_mark.line + 1}" if node is not None else ":1"
+        return ConfigError(f"{self.filename}{line}: {_one_line(key)}: {_one_line(message)}")
+
+    def value(self, node: yaml.Node) -> Any:
+        try:
+            # Built from the node as safe_load would build it (a fresh constructor each time: a failed
+            # construction leaves state behind), without writing it out and parsing it again.
+            return yaml.SafeLoader("").construct_document(node)
+        except (yaml.YAMLError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            # PyYAML's constructors raise more than YAMLError: `!!int abc`, `2001-02-30`, `!!bool maybe`,
+            # an integer of over 4300 digits.
+            raise self.fail(node, "?", f"unreadable value: {exc}") from None
+
+    def mapping(
+        self, node: yaml.Node | None, key: str, allowed: tuple[str, ...]
+    ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        if not isinstance(node, yaml.MappingNode):
+            label = key or "the file"
+            raise self.fail(node, label, f"expected a mapping with keys {', '.join(allowed)}, got {self._show(node)}")
+        out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        for key_node, value_node in node.value:
+            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            path = f"{key}.{name}" if key else str(name)
+            if name not in allowed:
+                raise self.fail(key_node, path, f"unknown key {name!r}: expected one of {', '.join(allowed)}")
+            if name in out:
+                raise self.fail(key_node, path, "given twice")
+            out[name] = (key_node, value_node)
+        return out
+
+    def _show(self, node: yaml.Node | None) -> str:
+        if node is None:
+            return "nothing"
+        value = self.value(node)
+        text = repr(value)
+        return text if len(text) < 60 else text[:57] + "..."
+
+    def integer(self, node: yaml.Node, key: str, minimum: int) -> int:
+        value = self.value(node)
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise self.fail(node, key, f"expected a whole number >= {minimum}, got {self._show(node)}")
+        return value
+
+    def number(self, node: yaml.Node, key: str, positive: bool) -> float:
+        value = self.value(node)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and (value > 0 if positive else value >= 0)
+        if not ok:
+            raise self.fail(
+                node, key, f"expected a number {'> 0' if positive else '>= 0'} (seconds), got {self._show(node)}"
+            )
+        return float(value)
+
+    def boolean(self, node: yaml.Node, key: str) -> bool:
+        value = self.value(node)
+        if not isinstance(value, bool):
+            raise self.fail(node, key, f"expected true or false, got {self._show(node)}")
+        return value
+
+    def choice(self, node: yaml.Node, key: str, choices: tuple[str, ...]) -> str:
+        value = self.value(node)
+        if value not in choices:
+            raise self.fail(node, key, f"expected one of {', '.join(choices)}, got {self._show(node)}")
+        return str(value)
+
+    def string(self, node: yaml.Node, key: str) -> str:
+        value = self.value(node)
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(node, key, f"expected a non-empty string, got {self._show(node)}")
+        return value
+
+    def name(self, node: yaml.Node, key: str) -> str:
+        """A bot's or the league's name: it becomes part of game ids and file names."""
+        value = self.string(node, key)
+        problem = name_problem(value)
+        if problem is not None:
+            raise self.fail(node, key, f"{value!r} cannot be a name: {problem}")
+        return value
+
+    # -- the whole file -------------------------------------------------------------------------
+
+    def config(self, root: yaml.Node | None, text: str) -> LeagueConfig:
+        if root is None:
+            raise self.fail(None, "bots", "the file is empty: expected at least 'bots:' with two bots")
+        top = self.mapping(root, "", TOP_KEYS)
+        get = top.get
+        name = self.name(top["name"][1], "name") if "name" in top else pathlib.Path(self.filename).stem
+        problem = None if "name" in top else name_problem(name)
+        if problem is not None:
+            raise self.fail(root, "name", f"missing, and the file's name {name!r} cannot stand for it: {problem}")
+        rules_name, rules = self.rules(get("rules"))
+        fmt = self.choice(top["format"][1], "format", FORMATS) if "format" in top else "round-robin"
+        duplicate = self.boolean(top["duplicate"][1], "duplicate") if "duplicate" in top else True
+        games = self.integer(top["games"][1], "games", 1) if "games" in top else 2
+        if duplicate and games % 2:
+            raise self.fail(
+                top["games"][1],
+                "games",
+                f"expected an even number with duplicate: true (each deal is played twice), got {games}",
+            )
+        # No seed written: one nobody can guess, drawn from the OS and recorded in league.json.
+        seed = self.integer(top["seed"][1], "seed", 0) if "seed" in top else secrets.randbits(SEED_BITS)
+        jobs = self.integer(top["jobs"][1], "jobs", 1) if "jobs" in top else (os.cpu_count() or 1)
+        time = self.time(get("time"))
+        faults = (
+            FaultPolicy(self.choice(top["faults"][1], "faults", tuple(p.value for p in FaultPolicy)))
+            if "faults" in top
+            else FaultPolicy.FORFEIT
+        )
+        withdraw = self.integer(top["withdraw_after"][1], "withdraw_after", 1) if "withdraw_after" in top else 3
+        pin = "auto"
+        if "pin_cpus" in top:
+            value = self.value(top["pin_cpus"][1])
+            pin = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            if pin not in PIN_CHOICES:
+                raise self.fail(
+                    top["pin_cpus"][1],
+                    "pin_cpus",
+                    f"expected auto, true or false, got {self._show(top['pin_cpus'][1])}",
+                )
+        limits = self.limits(get("limits"), time)
+        reuse = self.boolean(top["reuse"][1], "reuse") if "reuse" in top else True
+        isolation = self.choice(top["isolation"][1], "isolation", ISOLATIONS) if "isolation" in top else "none"
+        once: bool | None = None  # unset: a process per game exactly where the entry is isolated
+        if "process_per_game" in top:
+            once = self.boolean(top["process_per_game"][1], "process_per_game")
+        if "bots" not in top:
+            raise self.fail(root, "bots", "missing: expected a list of at least two bots")
+        entries = self.bots(top["bots"][1], limits, reuse, isolation, once)
+        return LeagueConfig(
+            name=name,
+            rules=rules,
+            rules_name=rules_name,
+            format=fmt,
+            games=games,
+            duplicate=duplicate,
+            seed=seed,
+            jobs=jobs,
+            time=time,
+            faults=faults,
+            withdraw_after=withdraw,
+            limits=limits,
+            entries=entries,
+            source=text,
+            pin_cpus=pin,
+            reuse=reuse,
+            seed_drawn="seed" not in top,
+            isolation=isolation,
+        )
+
+    def rules(self, pair: tuple[yaml.Node, yaml.Node] | None) -> tuple[str, Rules]:
+        if pair is None:
+            return resolve("tournament")
+        node = pair[1]
+        try:
+            return resolve(self.value(node))
+        except RookError as exc:
+            message = str(exc)
+            knob = message.split(":", 1)[0] if message.startswith("rules") else "rules"
+            blamed = self._knob_node(node, knob)
+            detail = message.split(": ", 1)[1] if message.startswith("rules") and ": " in message else message
+            raise self.fail(blamed, knob, detail) from None
+
+    def _knob_node(self, node: yaml.Node, knob: str) -> yaml.Node:
+        """The value node of ``rules.<knob>`` when it is written out, for its line number."""
+        name = knob.split(".", 1)[1] if "." in knob else ""
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if key_node.value == name:
+                    return value_node  # type: ignore[no-any-return]
+        return node
+
+    def time(self, pair: tuple[yaml.Node, yaml.Node] | None) -> TimeControl:
+        if pair is None:
+            return TimeControl()
+        keys = self.mapping(pair[1], "time", TIME_KEYS)
+        values = {key: self.number(node, f"time.{key}", key != "bank") for key, (_, node) in keys.items()}
+        return TimeControl(**values)
+
+    def limits(self, pair: tuple[yaml.Node, yaml.Node] | None, time: TimeControl) -> Limits:
+        return self.limits_over(Limits(startup=time.startup), pair, "limits")
+
+    def limits_over(self, base: Limits, pair: tuple[yaml.Node, yaml.Node] | None, where: str) -> Limits:
+        """``base`` with the limits written under ``where`` (the league's, or one bot's) applied."""
+        if pair is None:
+            return base
+        values: dict[str, Any] = {}
+        for key, (_, node) in self.mapping(pair[1], where, LIMIT_KEYS).items():
+            field, unit = LIMIT_FIELDS[key]
+            minimum = 16 if key == "files" else 1
+            try:
+                values[field] = self.integer(node, f"{where}.{key}", minimum)
+            except ConfigError as exc:
+                raise ConfigError(f"{exc} ({unit})") from None
+        return dataclasses.replace(base, **values)
+
+    def bots(
+        self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str, once: bool | None
+    ) -> tuple[Entry, ...]:
+        if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
+            raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
+        entries: list[Entry] = []
+        seen: dict[str, int] = {}
+        for index, item in enumerate(node.value):
+            where = f"bots[{index}]"
+            keys = self.mapping(item, where, BOT_KEYS)
+            for required, what in (("name", "the bot's name"), ("command", "the program to run")):
+                if required not in keys:
+                    raise self.fail(item, f"{where}.{required}", f"missing: expected {what}")
+            name = self.name(keys["name"][1], f"{where}.name")
+            if name in seen:
+                raise self.fail(keys["name"][1], f"{where}.name", f"{name!r} is already the name of bots[{seen[name]}]")
+            seen[name] = index
+            cwd = self.string(keys["cwd"][1], f"{where}.cwd") if "cwd" in keys else None
+            if cwd is not None:
+                # Relative to the directory rookarena runs in, else to the configuration file's.
+                found = next((p for p in (pathlib.Path(cwd), self.base / cwd) if _is_dir(p)), None)
+                if found is None:
+                    raise self.fail(keys["cwd"][1], f"{where}.cwd", f"no directory {cwd!r}")
+                cwd = str(found.resolve())
+            env = self.env(keys["env"][1], f"{where}.env") if "env" in keys else {}
+            own = self.limits_over(limits, keys.get("limits"), f"{where}.limits") if "limits" in keys else None
+            prefix: tuple[str, ...] = ()
+            if "sandbox" in keys:
+                prefix = self.command(keys["sandbox"][1], f"{where}.sandbox", name, cwd, env).command
+            bot = self.command(keys["command"][1], f"{where}.command", name, cwd, env)
+            keep = self.boolean(keys["reuse"][1], f"{where}.reuse") if "reuse" in keys else reuse
+            shut = isolation
+            if "isolation" in keys:
+                shut = self.choice(keys["isolation"][1], f"{where}.isolation", ISOLATIONS)
+            # An isolated bot plays each game in a new process unless told otherwise: a process kept from
+            # game to game remembers deals it will meet again from another seat (duplicate twins, pairings).
+            new = shut != "none" if once is None else once
+            if "process_per_game" in keys:
+                new = self.boolean(keys["process_per_game"][1], f"{where}.process_per_game")
+            bot = dataclasses.replace(bot, command=prefix + bot.command, limits=own, reuse=keep, per_game=new)
+            partner = bot
+            if "partner" in keys:
+                partner = self.command(keys["partner"][1], f"{where}.partner", f"{name}-partner", cwd, env)
+                partner = dataclasses.replace(
+                    partner, command=prefix + partner.command, limits=own, reuse=keep, per_game=new
+                )
+            entries.append(Entry(name, bot, partner, shut))
+        return tuple(entries)
+
+    def env(self, node: yaml.Node, key: str) -> dict[str, str]:
+        value = self.value(node)
+        if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+            for k, v in value.items()
+        ):
+            raise self.fail(node, key, f"expected a mapping of variable names to strings, got {self._show(node)}")
+        return {k: str(v) for k, v in value.items()}
+
+    def command(self, node: yaml.Node, key: str, name: str, cwd: str | None, env: dict[str, str]) -> BotSpec:
+        value = self.value(node)
+        if not (
+            isinstance(value, str) or (isinstance(value, list) and value and all(isinstance(w, str) for w in value))
+        ):
+            raise self.fail(node, key, f"expected a list of strings or a string, got {self._show(node)}")
+        try:
+            words = command_of(value)
+        except ValueError as exc:
+            raise self.fail(node, key, f"cannot split {value!r}: {exc}") from None
+        where = pathlib.Path(cwd) if cwd else pathlib.Path.cwd()
+        program = words[0]
+        if "/" in program:
+            path = where / program
+            if not _exists(path):
+                raise self.fail(node, key, f"no program {program!r} (relative to {str(where)!r})")
+            problem = program_problem(path)
+            if problem is not None:
+                raise self.fail(node, key, f"{program!r} {problem}")
+        elif shutil.which(program) is None:
+            raise self.fail(node, key, f"no program {program!r} on PATH")
+        if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
+            script = words[1]
+            if pathlib.Path(script).suffix in (".py", ".js", ".rb", ".pl", ".jar", ".sh") and not _exists(
+                where / script
+            ):
+                raise self.fail(node, key, f"no file {script!r} for {program} (relative to {str(where)!r})")
+        return BotSpec(name=name, command=words, cwd=cwd, env=env)
+
+
+def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
+    """Every setting that can change a league's games: a results directory is only resumed under the same."""
+    return {
+        "name": config.name,
+        "rules": config.rules.to_mapping(),
+        "format": config.format,
+        "games": config.games,
+        "duplicate": config.duplicate,
+        "seed": config.seed,
+        "time": dataclasses.asdict(config.time),
+        "faults": config.faults.value,
+        "withdraw_after": config.withdraw_after,
+        "limits": dataclasses.asdict(config.limits),
+        "bots": [
+            {
+                "name": entry.name,
+                "command": list(entry.bot.command),
+                "partner": list(entry.partner.command),
+                "cwd": entry.bot.cwd,
+                "env": dict(entry.bot.env),
+                "limits": None if entry.bot.limits is None else dataclasses.asdict(entry.bot.limits),
+            }
+            for entry in config.entries
+        ],
+    }
+
+
+def program_problem(path: pathlib.Path) -> str | None:
+    """Why the file at ``path`` cannot be run as a program, or None when it can."""
+    if _is_dir(path):
+        return "is a directory, not a program"
+    if not os.access(path, os.X_OK):
+        return f"is not executable: make it so (chmod +x {str(path)!r}) or name its interpreter first"
+    return None
+
+
+def _one_line(text: object) -> str:
+    """``text`` on one line: PyYAML's messages and the names of keys may hold line breaks."""
+    return " ".join(str(text).split())
+
+
+def _exists(path: pathlib.Path) -> bool:
+    """Whether ``path`` exists; a name too long for the file system (or with a NUL) does not."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(path: pathlib.Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False

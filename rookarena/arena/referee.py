@@ -1,0 +1,327 @@
+"""The referee: plays one game between four bot processes, enforcing the rules and the clock.
+
+Each decision: the seat to act gets its view and the legal actions; its reply is parsed and checked by
+the engine; every failure becomes a fault of a named kind. Under the ``forfeit`` policy a fault ends
+the game at once, lost by the faulting team; under ``substitute`` a random legal action is played in its
+place (for the rest of the game if the bot is gone) and the fault is counted. The record written is the
+engine's game record plus ``game_id``, ``bots``, ``faults``, ``timing``, ``decision_ms`` and, after a
+forfeit, ``forfeit``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import statistics
+from collections.abc import Sequence
+from time import perf_counter
+from typing import Any
+
+from rookarena.arena.bots import BotProcess, Fault
+from rookarena.engine.actions import Action, Discard, parse_action
+from rookarena.engine.game import Game
+from rookarena.engine.rules import Rules
+from rookarena.errors import IllegalActionError, ParseError
+from rookarena.players import random_action
+from rookarena.wire import records
+from rookarena.wire.protocol import (
+    FaultKind,
+    News,
+    ViewEncoder,
+    act_line,
+    action_text,
+    after_action_lines,
+    deal_messages,
+    encode,
+    encode_per_seat,
+    game_message,
+    offered_action,
+    request_id,
+    seat_seed,
+)
+from rookarena.wire.records import derive_seed
+from rookarena.wire.replies import not_legal
+
+
+class FaultPolicy(enum.Enum):
+    FORFEIT = "forfeit"
+    SUBSTITUTE = "substitute"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TimeControl:
+    move: float = 1.0  # seconds per decision
+    bank: float = 0.0  # extra seconds per game a seat may spend beyond its per-decision time
+    startup: float = 10.0  # seconds to start and say hello
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameSetup:
+    game_id: str
+    rules: Rules
+    rules_name: str
+    seed: int
+    first_dealer: int = 0
+
+
+class _ForfeitError(Exception):
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
+
+
+class Referee:
+    """One game: four seats (bot processes, seat order 0..3), a clock, and a fault policy."""
+
+    def __init__(self, bots: Sequence[BotProcess], setup: GameSetup, time: TimeControl, policy: FaultPolicy) -> None:
+        self.bots = list(bots)
+        self.setup = setup
+        self.time = time
+        self.policy = policy
+        self.game = records.new_game(setup.rules, setup.seed, setup.first_dealer)
+        self.rng = random.Random(derive_seed(setup.seed, "substitute"))
+        self.bank = [time.bank] * 4
+        self.faults: list[dict[str, Any]] = []
+        self.replaced = [not bot.alive for bot in self.bots]
+        self.times: list[list[float]] = [[] for _ in range(4)]
+        self.decided: list[list[float | None]] = [[] for _ in range(4)]  # each decision's reply seconds, or None
+        self.overhead: list[float] = []
+        self.outbox: list[list[bytes]] = [[] for _ in range(4)]
+        self.views = ViewEncoder()
+        self.decisions = [0] * 4  # each seat's decisions so far, substituted ones included: its next request's number
+
+    async def play(self) -> dict[str, Any]:
+        """Play the game to its end (or a forfeit) and return its record."""
+        forfeit: int | None = None
+        try:
+            for seat, bot in enumerate(self.bots):
+                if self.replaced[seat]:
+                    self._fault(seat, bot.fault or Fault(FaultKind.CRASH, "not running"))
+            self._post(encode_per_seat(self._start_messages()))
+            while not self.game.is_over:
+                await self._decide()
+            await self._flush()
+        except _ForfeitError as exc:
+            forfeit = exc.seat
+            self._post(encode_per_seat([[self._forfeit_message(exc.seat)]] * 4))
+            await self._flush()
+        return self._record(forfeit)
+
+    def _forfeit_message(self, seat: int) -> dict[str, Any]:
+        fault = self.faults[-1]
+        return {
+            "type": "game_over",
+            "winner": 1 - seat % 2,
+            "scores": list(self.game.scores),
+            "reason": forfeit_reason(fault),
+        }
+
+    def _start_messages(self) -> list[list[dict[str, Any]]]:
+        setup, names = self.setup, [bot.spec.name for bot in self.bots]
+        deals = deal_messages(self.game)
+        return [
+            [
+                game_message(
+                    game_id=setup.game_id,
+                    seat=seat,
+                    rules=setup.rules,
+                    rules_name=setup.rules_name,
+                    players=names,
+                    first_dealer=setup.first_dealer,
+                    seed=seat_seed(setup.seed, seat),
+                ),
+                deals[seat],
+            ]
+            for seat in range(4)
+        ]
+
+    async def _decide(self) -> None:
+        game = self.game
+        started = perf_counter()
+        seat = game.to_act
+        legal = game.legal_actions()
+        waited = 0.0
+        action: Action | None = None
+        number = self.decisions[seat]
+        self.decisions[seat] = number + 1
+        self.decided[seat].append(None)  # stays None if the referee plays for the seat, or the fault forfeits
+        if not self.replaced[seat]:
+            action, waited = await self._ask(seat, legal, request_id(self.setup.seed, seat, number))
+        substituted = action is None
+        if not substituted:
+            self.decided[seat][-1] = waited
+        if action is None:
+            action = random_action(legal, self.rng)
+        hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
+        game.apply(action, known_legal=True)  # from this state's legal list, by the bot or the substitute
+        self._post(after_action_lines(game, seat, action, hands_before, tricks_before, phase_before))
+        if substituted and type(action) is Discard and not self.replaced[seat]:
+            # Discards are secret, but a bot must learn which card the referee discarded for it.
+            self.outbox[seat].append(encode({"type": "played", "seat": seat, "action": str(action)}))
+        self.overhead.append(perf_counter() - started - waited)
+
+    async def _ask(self, seat: int, legal: list[Action], request_id: int) -> tuple[Action | None, float]:
+        """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
+        bot, move, bank, game = self.bots[seat], self.time.move, self.bank[seat], self.game
+        deadline_ms, bank_ms = round(move * 1000), round(bank * 1000)
+        with_view, views = bot.hello is None or bot.hello.view, self.views
+
+        def request(stamped: int) -> bytes:
+            return act_line(game, seat, legal, deadline_ms, bank_ms, stamped, with_view=with_view, views=views)
+
+        outbox = self.outbox[seat]
+        before = b"".join(outbox)
+        outbox.clear()
+        reply, elapsed = await bot.ask(request, request_id, move + bank, before)
+        self.times[seat].append(elapsed)
+        if elapsed > move:
+            self.bank[seat] = max(0.0, bank - (elapsed - move))
+        if isinstance(reply, Fault):
+            self._fault(seat, reply)
+            return None, elapsed
+        action = offered_action(reply.action, legal)  # nearly always: one of the legal strings, exactly
+        if action is not None:
+            return action, elapsed
+        action, detail = self._not_offered(reply.action, legal)
+        if action is not None:
+            return action, elapsed
+        self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line))
+        return None, elapsed
+
+    def _not_offered(self, text: str, legal: list[Action]) -> tuple[Action | None, str]:
+        """A reply's action that the fast path did not find: the legal action it names exactly (rare), or
+        None and why it is illegal. Only the exact text of a legal action is accepted (PROTOCOL.md §4); a
+        text the engine reads as a legal action written another way (``play r8``) gets a suggestion."""
+        try:
+            parsed: Action | None = parse_action(text)
+        except ParseError:
+            parsed = None
+        exact = parsed is not None and action_text(parsed) == text
+        if exact and parsed in legal:
+            return parsed, ""
+        if exact and parsed is not None:
+            try:
+                self.game.apply(parsed)
+            except IllegalActionError as exc:
+                return None, str(exc)
+            raise AssertionError(f"engine accepted {text!r} outside its legal list")  # pragma: no cover
+        return None, not_legal(text, [action_text(action) for action in legal])
+
+    def _fault(self, seat: int, fault: Fault) -> None:
+        bot = self.bots[seat]
+        self.faults.append(
+            {
+                "seat": seat,
+                "bot": bot.spec.name,
+                "kind": fault.kind.value,
+                "detail": fault.detail,
+                "line": fault.line[:500],
+                "hand": self.game.hand_number,
+            }
+        )
+        if self.policy is FaultPolicy.FORFEIT:
+            raise _ForfeitError(seat)
+        if not bot.alive:
+            self.replaced[seat] = True
+
+    def _post(self, news: News) -> None:
+        """Queue each seat's encoded news; it goes with the seat's next request, or at the end of the game.
+
+        Writing to a pipe costs far more than encoding a line, so a seat's news travels in one write.
+        """
+        for outbox, lines, replaced in zip(self.outbox, news, self.replaced, strict=True):
+            if lines and not replaced:
+                outbox.append(lines)
+
+    async def _flush(self) -> None:
+        for seat, bot in enumerate(self.bots):
+            data, self.outbox[seat] = b"".join(self.outbox[seat]), []
+            if data and not self.replaced[seat]:
+                fault = await bot.send_raw(data, self.time.move)
+                if fault is not None and self.policy is FaultPolicy.SUBSTITUTE:
+                    self._fault(seat, fault)
+
+    def _record(self, forfeit: int | None) -> dict[str, Any]:
+        game, setup = self.game, self.setup
+        extra: dict[str, Any] = {
+            "game_id": setup.game_id,
+            "bots": [
+                {
+                    "name": bot.spec.name,
+                    "label": bot.label,
+                    "hello": None if bot.hello is None else {"name": bot.hello.name, "version": bot.hello.version},
+                }
+                for bot in self.bots
+            ],
+            "faults": self.faults,
+            "timing": [_timing(times) for times in self.times],
+            "decision_ms": [[_ms(seconds) for seconds in decided] for decided in self.decided],
+            "overhead_us": _timing(self.overhead, scale=1e6),
+        }
+        if forfeit is not None:
+            fault = self.faults[-1]
+            team = forfeit % 2
+            extra["forfeit"] = {"seat": forfeit, "team": team, "kind": fault["kind"]}
+            extra["result"] = {
+                "winner": 1 - team,
+                "scores": list(game.scores),
+                "hands": len(game.history),
+                "reason": forfeit_reason(fault),
+            }
+        return records.build(
+            game,
+            seed=setup.seed,
+            rules_name=setup.rules_name,
+            seats=[bot.spec.name for bot in self.bots],
+            extra=extra,
+        )
+
+
+def _timing(values: Sequence[float], scale: float = 1000.0) -> dict[str, Any]:
+    if not values:
+        return {"count": 0}
+    return {
+        "count": len(values),
+        "median": round(statistics.median(values) * scale, 3),
+        "max": round(max(values) * scale, 3),
+        "total": round(sum(values) * scale, 3),
+    }
+
+
+def _ms(seconds: float | None) -> float | int | None:
+    """Milliseconds to a tenth, a whole number written without its ``.0`` (the list is long)."""
+    if seconds is None:
+        return None
+    ms = round(seconds * 1000, 1)
+    return int(ms) if ms.is_integer() else ms
+
+
+def forfeit_record(
+    game: Game, setup: GameSetup, names: Sequence[str], team: int, fault: dict[str, Any]
+) -> dict[str, Any]:
+    """The record of a game that could not be played at all (a bot that would not start, or was withdrawn)."""
+    return records.build(
+        game,
+        seed=setup.seed,
+        rules_name=setup.rules_name,
+        seats=list(names),
+        extra={
+            "game_id": setup.game_id,
+            "faults": [fault],
+            "forfeit": {"seat": fault["seat"], "team": team, "kind": fault["kind"]},
+            "result": {
+                "winner": 1 - team,
+                "scores": [0, 0],
+                "hands": 0,
+                "reason": forfeit_reason(fault),
+            },
+        },
+    )
+
+
+def forfeit_reason(fault: dict[str, Any]) -> str:
+    return f"forfeit: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}"

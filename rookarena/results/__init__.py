@@ -1,0 +1,1 @@
+"""Records in, figures out: the results directory, standings, statistics, ratings, the SPRT and tables."""

@@ -1,0 +1,322 @@
+"""The game record: one JSON object per game, enough for another program to replay and verify it.
+
+``build`` turns a finished (or abandoned) :class:`Game` into a record, ``dumps``/``loads`` convert one
+record to and from one line of JSON, and ``replay`` plays a record's actions through the engine from
+its recorded deals, checking that every recorded result is what the rules give. The format is specified
+in ``protocol/RECORD.md`` and ``protocol/schemas/record.schema.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import IO, Any
+
+from rookarena.engine.actions import Action, parse_action, trump
+from rookarena.engine.cards import Card, Color, cards_text
+from rookarena.engine.game import Deal, Game, HandResult, Outcome, deal_cards
+from rookarena.engine.rules import SEATS, NestOrder, Rules
+from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError
+
+FORMAT = "rookarena.record/1"
+
+
+def build(
+    game: Game,
+    *,
+    seed: int | None,
+    rules_name: str,
+    seats: Sequence[str],
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The record of ``game``; ``extra`` holds fields the referee adds (timings, faults, ids)."""
+    if len(seats) != SEATS:
+        raise ValueError(f"expected {SEATS} seat names, got {len(seats)}")
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "seed": seed,
+        "rules_name": rules_name,
+        "rules_hash": game.rules.digest,
+        "rules": game.rules.to_mapping(),
+        "seats": list(seats),
+        "first_dealer": game.first_dealer,
+        "hands": [_hand(hand) for hand in game.history],
+        "result": _result(game.outcome),
+    }
+    if extra:
+        record.update(extra)
+    return record
+
+
+def _hand(hand: HandResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "deal": [cards_text(cards) for cards in hand.deal.hands],
+        "nest": cards_text(hand.deal.nest),
+        "auction": [{"seat": seat, "action": str(action)} for seat, action in hand.auction],
+        "bidder": hand.bidder,
+        "bid": hand.bid,
+    }
+    if hand.bidder is None:
+        out["redeal"] = True
+    else:
+        out.update(
+            discards=cards_text(hand.discards),
+            trump=str(hand.trump),
+            tricks=[
+                {"leader": t.leader, "cards": cards_text(t.cards), "winner": t.winner, "counters": t.counters}
+                for t in hand.tricks
+            ],
+            nest_counters=hand.nest_counters,
+            nest_team=hand.nest_team,
+            counters=list(hand.counters),
+            made=hand.made,
+        )
+    out["score_change"] = list(hand.score_change)
+    out["scores"] = list(hand.scores)
+    return out
+
+
+def _result(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {
+        "winner": outcome.winner,
+        "scores": list(outcome.scores),
+        "hands": outcome.hands,
+        "reason": outcome.reason,
+    }
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """One record as one line of JSON (no newline), always encodable as UTF-8.
+
+    A bot's text (its hello, a reply quoted in a fault) may hold a lone surrogate from a JSON escape such
+    as ``"\\ud800"``; such a record is written with every non-ASCII character escaped, which reads back the same.
+    """
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            return json.dumps(record, separators=(",", ":"))
+    return text
+
+
+def loads(line: str) -> dict[str, Any]:
+    """One record from one line of JSON; :class:`RecordError` if it is not a JSON object."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise RecordError(f"expected a JSON object, got {type(record).__name__}")
+    return record
+
+
+def write(stream: IO[str], record: Mapping[str, Any]) -> None:
+    stream.write(dumps(record) + "\n")
+
+
+def read(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Records from JSON lines, skipping blank lines; errors name the line number."""
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            try:
+                yield loads(line)
+            except RecordError as exc:
+                raise RecordError(f"line {number}: {exc}") from None
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """Play ``record`` through the engine and check it; return the replayed game.
+
+    Raises :class:`RecordError` naming the first field that disagrees with the rules, as a path such as
+    ``hands[3].tricks[2].winner`` (array indices from 0): an illegal action, a trick winner or score
+    that is not what the rules give, or deals that do not come from the seed. Top-level fields other
+    than the ones :func:`build` writes are ignored. A game that stopped before its end (a forfeit)
+    replays to a game that is not over.
+    """
+    try:
+        return _replay(record)
+    except RecordError:
+        raise
+    except KeyError as exc:
+        raise RecordError(f"record does not replay: missing field {exc}") from None
+    except (RookError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise RecordError(f"record does not replay: {exc}") from None
+
+
+def _replay(record: Mapping[str, Any]) -> Game:
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format: expected {FORMAT!r}, got {record.get('format')!r}")
+    try:
+        rules = Rules.from_mapping(record["rules"], where="rules")
+    except RulesError as exc:
+        raise RecordError(str(exc)) from None
+    _compare(record["rules"], rules.to_mapping(), "rules")
+    if record["rules_hash"] != rules.digest:
+        raise RecordError(f"rules_hash: {record['rules_hash']!r} is not the hash of the rules ({rules.digest})")
+    seed, first_dealer = record["seed"], record["first_dealer"]
+    if seed is not None and not _is_int(seed):
+        raise RecordError(f"seed: {seed!r}: expected a whole number or null")
+    if not _is_int(first_dealer) or first_dealer not in range(SEATS):
+        raise RecordError(f"first_dealer: {first_dealer!r}: expected a seat 0 to {SEATS - 1}")
+    seats = record["seats"]
+    if not isinstance(seats, list) or len(seats) != SEATS or not all(isinstance(name, str) for name in seats):
+        raise RecordError(f"seats: expected a list of {SEATS} names, got {_short(seats)}")
+    hands = record["hands"]
+    if not isinstance(hands, list):
+        raise RecordError(f"hands: expected a list, got {_short(hands)}")
+    deals = [_parse_deal(hand, index, rules) for index, hand in enumerate(hands)]
+    replayed: list[Game] = []
+
+    def dealer() -> int:
+        return replayed[0].dealer if replayed else first_dealer
+
+    game = Game(rules, first_dealer=first_dealer, deals=_seeded(deals, rules, seed, dealer))
+    replayed.append(game)
+    for index, hand in enumerate(hands):
+        if game.is_over:
+            raise RecordError(f"hands[{index}]: the game was already over")
+        for where, action in _actions(hand, rules, index):
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+    rebuilt = build(game, seed=seed, rules_name=record["rules_name"], seats=seats)
+    if not game.is_over and record.get("result") is not None:
+        rebuilt["result"] = _stopped_result(record["result"], game)
+    for key, value in rebuilt.items():
+        if key not in record:
+            raise RecordError(f"{key}: missing (the rules give {_short(value)})")
+        _compare(record[key], value, key)
+    return game
+
+
+def _compare(recorded: Any, expected: Any, where: str) -> None:
+    """Raise naming the first place where ``recorded`` differs from ``expected`` (JSON values)."""
+    if isinstance(recorded, dict) and isinstance(expected, dict):
+        for key, value in expected.items():
+            if key not in recorded:
+                raise RecordError(f"{where}.{key}: missing (the rules give {_short(value)})")
+            _compare(recorded[key], value, f"{where}.{key}")
+        for key in recorded:
+            if key not in expected:
+                raise RecordError(f"{where}.{key}: unexpected field")
+    elif isinstance(recorded, list) and isinstance(expected, list):
+        for index, (got, want) in enumerate(zip(recorded, expected, strict=False)):
+            _compare(got, want, f"{where}[{index}]")
+        if len(recorded) != len(expected):
+            raise RecordError(f"{where}: the record has {len(recorded)} entries, the rules give {len(expected)}")
+    elif type(recorded) is not type(expected) or recorded != expected:
+        raise RecordError(f"{where}: the record says {_short(recorded)}, the rules give {_short(expected)}")
+
+
+def _stopped_result(result: Any, game: Game) -> Any:
+    """The result a game that stopped before its end may have: a winner decided outside the rules (a
+    forfeit), with the scores and the number of hands as the recorded hands leave them."""
+    if not isinstance(result, dict):
+        return None
+    winner, reason = result.get("winner"), result.get("reason")
+    if winner is not None and (not _is_int(winner) or winner not in (0, 1)):
+        raise RecordError(f"result.winner: {winner!r}: expected 0, 1 or null")
+    if not isinstance(reason, str) or not reason:
+        raise RecordError(f"result.reason: {reason!r}: expected a reason")
+    return {"winner": winner, "scores": list(game.scores), "hands": len(game.history), "reason": reason}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_deal(hand: Mapping[str, Any], index: int, rules: Rules) -> Deal:
+    where = f"hands[{index}]"
+    try:
+        cards = tuple(tuple(Card.parse(text) for text in seat) for seat in hand["deal"])
+    except ParseError as exc:
+        raise RecordError(f"{where}.deal: {exc}") from None
+    try:
+        nest = tuple(Card.parse(text) for text in hand["nest"])
+    except ParseError as exc:
+        raise RecordError(f"{where}.nest: {exc}") from None
+    if len(cards) != SEATS or any(len(seat) != rules.hand_size for seat in cards):
+        raise RecordError(f"{where}.deal: expected {SEATS} hands of {rules.hand_size} cards")
+    if len(nest) != rules.nest_size:
+        raise RecordError(f"{where}.nest: expected {rules.nest_size} cards, got {len(nest)}")
+    dealt = sorted((card for seat in (*cards, nest) for card in seat), key=lambda card: card.sort_key)
+    if dealt != list(rules.deck):
+        raise RecordError(f"{where}.deal: the hands and the nest are not the rules' deck, each card once")
+    return Deal(cards, nest)
+
+
+def _seeded(deals: list[Deal], rules: Rules, seed: int | None, dealer: Callable[[], int]) -> Iterator[Deal]:
+    """The recorded deals in order, each checked against the seed when the engine asks for it."""
+    rng = random.Random(seed) if seed is not None else None
+    for index, deal in enumerate(deals):
+        if rng is not None and deal_cards(rules, rng, dealer()) != deal:
+            if index == 0:
+                raise RecordError(f"seed: {seed!r} does not give the deal of hands[0]")
+            raise RecordError(f"hands[{index}].deal: not the deal that seed {seed!r} gives")
+        yield deal
+    # A game that stopped early: the engine deals the next hand at once. Any deal will do, as it is
+    # neither played nor recorded.
+    yield deal_cards(rules, rng or random.Random(0), dealer())
+
+
+def _actions(hand: Mapping[str, Any], rules: Rules, index: int) -> list[tuple[str, Action]]:
+    """The hand's actions in the order the engine asks for them, each with the field it comes from."""
+    where = f"hands[{index}]"
+    out: list[tuple[str, Action]] = []
+
+    def add(field: str, text: str) -> None:
+        try:
+            out.append((f"{where}.{field}", parse_action(text)))
+        except ParseError as exc:
+            raise RecordError(f"{where}.{field}: {exc}") from None
+
+    for number, entry in enumerate(hand["auction"]):
+        add(f"auction[{number}].action", entry["action"])
+    if hand["bidder"] is None:
+        return out
+    nest_start = len(out)
+    for number, card in enumerate(hand["discards"]):
+        add(f"discards[{number}]", f"discard {card}")
+    trump_at = nest_start if rules.nest_order is NestOrder.TRUMP_THEN_DISCARD else len(out)
+    try:
+        out.insert(trump_at, (f"{where}.trump", trump(Color.parse(hand["trump"]))))
+    except ParseError as exc:
+        raise RecordError(f"{where}.trump: {exc}") from None
+    for number, trick in enumerate(hand["tricks"]):
+        for position, card in enumerate(trick["cards"]):
+            add(f"tricks[{number}].cards[{position}]", f"play {card}")
+    return out
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
+    """A game whose deals come from ``seed``: the one way records and the referee seed games."""
+    return Game(rules, random.Random(seed), first_dealer=first_dealer)
+
+
+SEED_BITS = 128  # the bits of a league or match seed drawn when none is given
+GUESSABLE_BITS = 64  # a seed of fewer bits can be found by trying them all
+
+
+def guessable(seed: int) -> bool:
+    """Whether ``seed`` is short enough for a bot to find by trying every seed up to it: its deals, and so
+    every hidden card, would follow from the seat seeds it is sent."""
+    return seed.bit_length() < GUESSABLE_BITS
+
+
+def derive_seed(base: int, *parts: object) -> int:
+    """A 63-bit seed from ``base`` and labels, the same on every machine and Python version."""
+    text = "/".join(str(part) for part in (base, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
