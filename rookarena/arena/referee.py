@@ -24,7 +24,7 @@ from rookarena.engine.game import Game
 from rookarena.engine.rules import Rules
 from rookarena.errors import IllegalActionError, ParseError
 from rookarena.players import random_action
-from rookarena.wire import records
+from rookarena.wire import position, records
 from rookarena.wire.protocol import (
     FaultKind,
     News,
@@ -181,7 +181,7 @@ class Referee:
         if elapsed > move:
             self.bank[seat] = max(0.0, bank - (elapsed - move))
         if isinstance(reply, Fault):
-            self._fault(seat, reply)
+            self._fault(seat, reply, legal)
             return None, elapsed
         action = offered_action(reply.action, legal)  # nearly always: one of the legal strings, exactly
         if action is not None:
@@ -189,7 +189,7 @@ class Referee:
         action, detail = self._not_offered(reply.action, legal)
         if action is not None:
             return action, elapsed
-        self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line))
+        self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line), legal)
         return None, elapsed
 
     def _not_offered(self, text: str, legal: list[Action]) -> tuple[Action | None, str]:
@@ -211,18 +211,19 @@ class Referee:
             raise AssertionError(f"engine accepted {text!r} outside its legal list")  # pragma: no cover
         return None, not_legal(text, [action_text(action) for action in legal])
 
-    def _fault(self, seat: int, fault: Fault) -> None:
+    def _fault(self, seat: int, fault: Fault, legal: Sequence[Action] | None = None) -> None:
         bot = self.bots[seat]
-        self.faults.append(
-            {
-                "seat": seat,
-                "bot": bot.spec.name,
-                "kind": fault.kind.value,
-                "detail": fault.detail,
-                "line": fault.line[:500],
-                "hand": self.game.hand_number,
-            }
-        )
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "bot": bot.spec.name,
+            "kind": fault.kind.value,
+            "detail": fault.detail,
+            "line": fault.line[:500],
+            "hand": self.game.hand_number,
+        }
+        if legal is not None:  # a request the bot failed to answer: where in the hand, and what it was offered
+            entry.update(position.fault_position(self.game, legal))
+        self.faults.append(entry)
         if self.policy is FaultPolicy.FORFEIT:
             raise _ForfeitError(seat)
         if not bot.alive:
@@ -263,6 +264,7 @@ class Referee:
             "overhead_us": _timing(self.overhead, scale=1e6),
         }
         if forfeit is not None:
+            extra.update(position.unfinished(game))
             fault = self.faults[-1]
             team = forfeit % 2
             extra["forfeit"] = {"seat": forfeit, "team": team, "kind": fault["kind"]}

@@ -19,6 +19,7 @@ from rookarena.engine.cards import Card, Color, cards_text
 from rookarena.engine.game import Deal, Game, HandResult, Outcome, deal_cards
 from rookarena.engine.rules import SEATS, NestOrder, Rules
 from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError
+from rookarena.wire import position as in_progress
 
 FORMAT = "rookarena.record/1"
 
@@ -172,12 +173,15 @@ def _replay(record: Mapping[str, Any]) -> Game:
     if not isinstance(hands, list):
         raise RecordError(f"hands: expected a list, got {_short(hands)}")
     deals = [_parse_deal(hand, index, rules) for index, hand in enumerate(hands)]
+    unfinished = record.get("unfinished")  # the hand in progress when the game stopped, if recorded
+    if unfinished is not None:
+        deals.append(_parse_deal(unfinished, len(hands), rules, "unfinished"))
     replayed: list[Game] = []
 
     def dealer() -> int:
         return replayed[0].dealer if replayed else first_dealer
 
-    game = Game(rules, first_dealer=first_dealer, deals=_seeded(deals, rules, seed, dealer))
+    game = Game(rules, first_dealer=first_dealer, deals=_seeded(deals, rules, seed, dealer, unfinished is not None))
     replayed.append(game)
     for index, hand in enumerate(hands):
         if game.is_over:
@@ -187,7 +191,17 @@ def _replay(record: Mapping[str, Any]) -> Game:
                 game.apply(action)
             except IllegalActionError as exc:
                 raise RecordError(f"{where}: {exc}") from None
+    if unfinished is not None:
+        if game.is_over:
+            raise RecordError("unfinished: the game was already over")
+        for where, action in in_progress.actions(unfinished, rules):
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise RecordError(f"{where}: {exc}") from None
     rebuilt = build(game, seed=seed, rules_name=record["rules_name"], seats=seats)
+    if unfinished is not None:
+        rebuilt["unfinished"] = in_progress.hand_in_progress(game)
     if not game.is_over and record.get("result") is not None:
         rebuilt["result"] = _stopped_result(record["result"], game)
     for key, value in rebuilt.items():
@@ -233,8 +247,8 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _parse_deal(hand: Mapping[str, Any], index: int, rules: Rules) -> Deal:
-    where = f"hands[{index}]"
+def _parse_deal(hand: Mapping[str, Any], index: int, rules: Rules, where: str = "") -> Deal:
+    where = where or f"hands[{index}]"
     try:
         cards = tuple(tuple(Card.parse(text) for text in seat) for seat in hand["deal"])
     except ParseError as exc:
@@ -253,11 +267,16 @@ def _parse_deal(hand: Mapping[str, Any], index: int, rules: Rules) -> Deal:
     return Deal(cards, nest)
 
 
-def _seeded(deals: list[Deal], rules: Rules, seed: int | None, dealer: Callable[[], int]) -> Iterator[Deal]:
-    """The recorded deals in order, each checked against the seed when the engine asks for it."""
+def _seeded(
+    deals: list[Deal], rules: Rules, seed: int | None, dealer: Callable[[], int], unfinished: bool = False
+) -> Iterator[Deal]:
+    """The recorded deals in order, each checked against the seed when the engine asks for it; with
+    ``unfinished`` the last is the deal of the hand in progress."""
     rng = random.Random(seed) if seed is not None else None
     for index, deal in enumerate(deals):
         if rng is not None and deal_cards(rules, rng, dealer()) != deal:
+            if unfinished and index == len(deals) - 1:
+                raise RecordError(f"unfinished.deal: not the deal that seed {seed!r} gives")
             if index == 0:
                 raise RecordError(f"seed: {seed!r} does not give the deal of hands[0]")
             raise RecordError(f"hands[{index}].deal: not the deal that seed {seed!r} gives")
