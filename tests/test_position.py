@@ -19,6 +19,7 @@ from rookarena.arena.referee import FaultPolicy, GameSetup, Referee, TimeControl
 from rookarena.engine.presets import PRESETS
 from rookarena.errors import RecordError
 from rookarena.players import random_action
+from rookarena.web.text import game_text, hand_text
 from rookarena.wire import position, records
 
 
@@ -123,3 +124,69 @@ def test_a_substituted_fault_names_its_decision_in_a_recorded_hand() -> None:
     acts = position.actions(dict(hand, trick=None), rules, "hand")
     assert fault["decision"] < len(acts)
     records.replay(record)
+
+
+@settings(max_examples=25, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**40))
+def test_a_recorded_hand_cut_at_any_decision_is_the_engine_position(preset: str, seed: int) -> None:
+    rules = PRESETS[preset].rules
+    game = records.new_game(rules, seed)
+    rng = random.Random(seed)
+    snapshots: list[tuple[int, dict[str, Any], list[list[str]]]] = []
+    while not game.is_over and len(game.history) < 3:
+        now = position.hand_in_progress(game)
+        assert now is not None
+        held = [sorted(str(card) for card in cards) for cards in game.hands]
+        snapshots.append((position.decision_index(game), now, held))
+        game.apply(random_action(game.legal_actions(), rng))
+    record = records.build(game, seed=seed, rules_name=preset, seats=["a", "b", "c", "d"])
+    order = rules.nest_order.value
+    for decision, now, cards in snapshots:
+        hand = record["hands"][now["number"] - 1]
+        part = position.cut(hand, order, decision)
+        assert part == {key: value for key, value in now.items() if key not in ("to_act", "phase")}
+        assert [sorted(position.held(part, seat)) for seat in range(4)] == cards
+        assert position.cut(now, order, decision) == part
+
+
+def forfeited(preset: str, seed: int, moves: int) -> dict[str, Any]:
+    """A stopped game's record with the fault of its seat to act, as the referee writes one."""
+    record, game = stopped(preset, seed, moves)
+    if game.is_over:
+        return record
+    seat = game.to_act
+    fault = {"seat": seat, "bot": "abc"[seat % 3], "kind": "crash", "detail": "exited with status 1", "line": ""}
+    fault.update(hand=game.hand_number, **position.fault_position(game, game.legal_actions()))
+    record.update(faults=[fault], forfeit={"seat": seat, "team": seat % 2, "kind": "crash"})
+    record["result"] = {
+        "winner": 1 - seat % 2,
+        "scores": list(game.scores),
+        "hands": len(game.history),
+        "reason": "forfeit",
+    }
+    return record
+
+
+@settings(max_examples=40, deadline=None)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**40), moves=st.integers(0, 100))
+def test_show_prints_the_position_of_a_forfeit_and_only_to_whom_may_see_it(preset: str, seed: int, moves: int) -> None:
+    record = forfeited(preset, seed, moves)
+    if "unfinished" not in record:
+        return
+    records.replay(record)
+    hand, fault = record["unfinished"], record["faults"][0]
+    rules = record["rules"]
+    text = game_text(record)
+    assert f"hand {hand['number']}, dealer seat {hand['dealer']}, stopped by the fault" in text
+    assert f"in hand {hand['number']} (forfeit" in text
+    held = hand_text(position.held(hand, fault["seat"]), rules)
+    assert f"at the fault: seat {fault['seat']} was asked" in text and held in text
+    for seat in range(4):
+        seen = game_text(record, seat=seat)
+        mine = position.held(hand, seat)
+        assert hand_text(mine, rules) in seen
+        assert ("at the fault" in seen) == (seat == fault["seat"])
+        for other in range(4):
+            theirs = position.held(hand, other)
+            if other != seat and theirs:
+                assert f"seat {other} {record['seats'][other]:<14} {len(theirs)} cards" in seen

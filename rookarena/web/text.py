@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rookarena.web.model import final_scores, teams_of
+from rookarena.wire.position import fault_sentence, held
 
 COLOR_NAMES = {"R": "red", "G": "green", "B": "black", "Y": "yellow"}
 COLOR_ORDER = "RGBY"
@@ -129,7 +130,13 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
     else:
         winner = "a draw" if result.get("winner") is None else f"{teams[result['winner']]} wins"
         reason = f" ({result.get('reason')})" if seat is None else ""
-        lines.append(f"result: {winner}, {scores[0]} to {scores[1]} after {result.get('hands')} hands{reason}")
+        unfinished = record.get("unfinished")
+        when = (
+            f"in hand {unfinished.get('number')}"
+            if isinstance(unfinished, Mapping)
+            else f"after {result.get('hands')} hands"
+        )
+        lines.append(f"result: {winner}, {scores[0]} to {scores[1]} {when}{reason}")
     if seat is not None:
         lines.append(f"shown: what {who(seat)} knew (its own cards, the nest and discards only as the rules show them)")
     times = DecisionTimes(record)
@@ -144,9 +151,17 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
             f"fault: {who(fault['seat'])} {fault.get('kind')} in hand {fault.get('hand')}"
             + (detail if seat is None else "")
         )
+        placed = seat in (None, fault["seat"])  # the sentence names the faulting seat's cards
+        where = fault_sentence(record, fault, lambda cards: hand_text(cards, rules)) if placed else ""
+        if where:
+            lines.append(f"  at the fault: {where}")
     for hand in record.get("hands") or []:
         lines.append("")
         lines.extend(_hand_lines(hand, rules, seats, seat, times))
+    unfinished = record.get("unfinished")
+    if isinstance(unfinished, Mapping):
+        lines.append("")
+        lines.extend(_unfinished_lines(unfinished, rules, seats, seat))
     return "\n".join(lines) + "\n"
 
 
@@ -198,4 +213,37 @@ def _hand_lines(
         f"{hand['counters'][1]}; bid {hand['bid']} {made}; score {hand['score_change'][0]:+d} "
         f"{hand['score_change'][1]:+d} -> {hand['scores'][0]} to {hand['scores'][1]}"
     )
+    return out
+
+
+def _unfinished_lines(
+    hand: Mapping[str, Any], rules: Mapping[str, Any], seats: Sequence[str], seat: int | None
+) -> list[str]:
+    """The hand a fault stopped: the cards each seat held then, the calls, nest and tricks so far."""
+    bidder = hand.get("bidder")
+    out = [f"hand {hand['number']}, dealer seat {hand['dealer']}, stopped by the fault; the cards held then"]
+    for s in range(4):
+        cards = held(hand, s)
+        shown = hand_text(cards, rules) if seat is None or seat == s else f"{len(cards)} cards"
+        out.append(f"  seat {s} {seats[s]:<14} {shown}")
+    calls = ", ".join(f"{call['seat']}: {call['action']}" for call in hand["auction"]) or "no call yet"
+    out.append(f"  auction  {calls}")
+    if bidder is not None:
+        nest = hand_text(hand["nest"], rules) if nest_seen(rules, bidder, seat) else f"{len(hand['nest'])} cards"
+        discards = hand.get("discards") or []
+        shown = hand_text(discards, rules) if seat in (None, bidder) else f"{len(discards)} cards"
+        colour = hand.get("trump")
+        trump = COLOR_NAMES.get(colour, colour) if colour else "not named yet"
+        out.append(f"  seat {bidder} ({seats[bidder]}) wins the bid at {hand['bid']}; nest {nest}")
+        out.append(f"  discards {shown or '-'}; trump {trump}")
+        for number, trick in enumerate(hand.get("tricks") or [], 1):
+            played = "  ".join(f"{(trick['leader'] + k) % 4}:{card:<4}" for k, card in enumerate(trick["cards"]))
+            out.append(f"  trick {number:>2}  {played}  won by {trick['winner']}, {trick['counters']:>2} points")
+        current = hand.get("trick")
+        if current is not None:
+            played = "  ".join(f"{(current['leader'] + k) % 4}:{card:<4}" for k, card in enumerate(current["cards"]))
+            out.append(f"  trick {len(hand.get('tricks') or []) + 1:>2}  {played or '(none led yet)'}")
+    to_act = hand.get("to_act")
+    if to_act is not None:
+        out.append(f"  seat {to_act} ({seats[to_act]}) to act ({hand.get('phase')}): the game stopped here")
     return out

@@ -8,7 +8,7 @@ and ``decision_index`` numbers a decision within its hand, which a fault keeps a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rookarena.engine.actions import Action, parse_action, trump
@@ -95,3 +95,110 @@ def fault_position(game: Game, legal: Sequence[Action]) -> dict[str, Any]:
     """A fault's place in its hand (``decision``, its action's number from 0) and the actions the
     request offered (``legal``), for a fault on a request to the seat to act."""
     return {"decision": decision_index(game), "legal": [str(action) for action in legal]}
+
+
+# -- the position of a fault, from a record alone (JSON in, JSON out: for show, the viewer, the report) --
+
+
+def cut(hand: Mapping[str, Any], nest_order: str, decision: int) -> dict[str, Any]:
+    """A recorded hand (played, a redeal, or ``unfinished``) as it stood after its first ``decision``
+    actions, in the shape of ``unfinished`` (without ``to_act`` and ``phase``)."""
+    out: dict[str, Any] = {key: hand[key] for key in ("number", "dealer", "deal", "nest")}
+    auction = list(hand.get("auction") or [])
+    out["auction"] = auction[:decision]
+    left = decision - len(out["auction"])
+    won = hand.get("bidder") is not None and left >= 0 and len(out["auction"]) == len(auction)
+    out["bidder"] = hand.get("bidder") if won else None
+    out["bid"] = hand.get("bid") if won else None
+    if not won:
+        return out
+    discards, colour = list(hand.get("discards") or []), hand.get("trump")
+    if nest_order == "trump-then-discard":
+        out["trump"] = colour if left >= 1 and colour is not None else None
+        out["discards"] = discards[: max(0, left - 1)] if out["trump"] is not None else []
+    else:
+        out["discards"] = discards[:left]
+        out["trump"] = colour if left > len(discards) and colour is not None else None
+    left -= len(out["discards"]) + (out["trump"] is not None)
+    done = out["trump"] is not None and len(out["discards"]) == len(discards)
+    out["tricks"] = []
+    if done:
+        tricks = list(hand.get("tricks") or [])
+        extra = hand.get("trick")
+        for trick in tricks:
+            if left >= len(trick["cards"]) and len(trick["cards"]) == 4:
+                out["tricks"].append(trick)
+                left -= 4
+            else:
+                out["trick"] = {"leader": trick["leader"], "cards": trick["cards"][:left]}
+                break
+        else:
+            if extra is not None:
+                out["trick"] = {"leader": extra["leader"], "cards": extra["cards"][:left]}
+    return out
+
+
+def held(part: Mapping[str, Any], seat: int) -> list[str]:
+    """The cards ``seat`` held at the position ``part`` (a hand in the shape of ``unfinished``)."""
+    cards = list(part["deal"][seat])
+    if part.get("bidder") == seat:
+        cards += part["nest"]
+        for card in part.get("discards") or []:
+            cards.remove(card)
+    played = [trick for trick in part.get("tricks") or []]
+    if part.get("trick"):
+        played.append(part["trick"])
+    for trick in played:
+        for k, card in enumerate(trick["cards"]):
+            if (trick["leader"] + k) % 4 == seat and card in cards:
+                cards.remove(card)
+    return cards
+
+
+def asked(part: Mapping[str, Any], legal: Sequence[str]) -> str:
+    """What the seat to act was asked at ``part``: ``to follow to R10``, ``to lead``, ``to call``..."""
+    verb = legal[0].split()[0] if legal else ""
+    if verb in ("bid", "pass"):
+        high = part.get("auction") or []
+        bids = [call["action"] for call in high if call["action"].startswith("bid")]
+        return f"to call (after {bids[-1]})" if bids else "to call (no bid yet)"
+    if verb == "discard":
+        return f"to discard (discard {len(part.get('discards') or []) + 1})"
+    if verb == "trump":
+        return "to name trump"
+    if verb == "play":
+        trick = part.get("trick") or {}
+        cards = trick.get("cards") or []
+        number = len(part.get("tricks") or []) + 1
+        if not cards:
+            return f"to lead trick {number}"
+        return f"to follow to {' '.join(cards)} in trick {number}"
+    return "to act"
+
+
+def fault_part(record: Mapping[str, Any], fault: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The position of a fault on a request (one with ``decision``), or None when the record cannot place it."""
+    decision, number = fault.get("decision"), fault.get("hand")
+    if not isinstance(decision, int) or not isinstance(number, int):
+        return None
+    nest_order = str((record.get("rules") or {}).get("nest_order", "discard-then-trump"))
+    hands = record.get("hands") or []
+    unfinished = record.get("unfinished")
+    if isinstance(unfinished, Mapping) and unfinished.get("number") == number:
+        return cut(unfinished, nest_order, decision)
+    if 1 <= number <= len(hands):
+        return cut(hands[number - 1], nest_order, decision)
+    return None
+
+
+def fault_sentence(
+    record: Mapping[str, Any], fault: Mapping[str, Any], cards_text: Callable[[list[str]], str] = " ".join
+) -> str:
+    """``seat 2 was asked to follow to B10 in trick 3 with B 12 9 · R 5 and answered 'play R5'``, or ""."""
+    part = fault_part(record, fault)
+    if part is None:
+        return ""
+    seat, legal = fault["seat"], list(fault.get("legal") or [])
+    cards = cards_text(held(part, seat))
+    answer = f"answered {fault['line']!r}" if fault.get("line") else f"gave no answer ({fault.get('kind')})"
+    return f"seat {seat} was asked {asked(part, legal)} holding {cards} and {answer}"
