@@ -95,7 +95,11 @@ const Rook = (() => {
       if (value === undefined) return { seat, text }; // a list shorter than the game: no time to show
       return { seat, text, ms: typeof value === "number" ? value : null };
     };
-    record.hands.forEach((hand, hi) => {
+    // The hand a fault stopped (the record's `unfinished`) is played out as far as it got.
+    const unfinished = record.unfinished && typeof record.unfinished === "object" ? record.unfinished : null;
+    const played = unfinished ? [...record.hands, unfinished] : record.hands;
+    played.forEach((hand, hi) => {
+      const partial = hand === unfinished;
       const s = {
         hand: hi, number: hand.number, dealer: hand.dealer, kind: "deal", phase: "bidding", act: null,
         text: `hand ${hand.number}: seat ${hand.dealer} deals`, hands: hand.deal.map((cards) => [...cards]),
@@ -124,6 +128,7 @@ const Rook = (() => {
           actions: s.actions + 1, stop: last, toAct: null,
         });
       });
+      if (partial && (hand.bidder === null || hand.bidder === undefined)) return;
       if (hand.bidder === null || hand.bidder === undefined) {
         scores = [...hand.scores];
         push({ kind: "redeal", act: null, text: "everybody passed: the hand is dealt again", scores: [...scores],
@@ -132,7 +137,7 @@ const Rook = (() => {
       }
       const bidder = hand.bidder;
       const discard = () => {
-        hand.discards.forEach((card, k) => {
+        (hand.discards || []).forEach((card, k) => {
           remove(s.hands[bidder], card);
           s.discards.push(card);
           push({ kind: "discard", act: timed(bidder, `discard ${card}`), text: `seat ${bidder} discards`,
@@ -140,19 +145,22 @@ const Rook = (() => {
         });
       };
       const name = () => {
+        if (!hand.trump) return;
         push({ kind: "trump", trump: hand.trump, act: timed(bidder, `trump ${hand.trump}`),
           text: `seat ${bidder} names ${COLOR_NAMES[hand.trump]} trump`, actions: s.actions + 1,
           stop: rules.nest_order === "discard-then-trump" });
       };
       if (rules.nest_order === "trump-then-discard") { name(); discard(); } else { discard(); name(); }
+      if (partial && (!hand.trump || (hand.discards || []).length < (record.rules || {}).nest_size)) return;
       s.phase = "play";
-      hand.tricks.forEach((trick) => {
+      const tricks = partial && hand.trick ? [...(hand.tricks || []), hand.trick] : hand.tricks || [];
+      tricks.forEach((trick) => {
         s.trick = { leader: trick.leader, cards: [], winner: null, counters: null };
         trick.cards.forEach((card, k) => {
           const seat = (trick.leader + k) % 4;
           remove(s.hands[seat], card);
           s.trick.cards.push(card);
-          const done = k === trick.cards.length - 1;
+          const done = k === trick.cards.length - 1 && trick.winner !== undefined;
           if (done) {
             s.trick.winner = trick.winner;
             s.trick.counters = trick.counters;
@@ -164,6 +172,10 @@ const Rook = (() => {
               : `seat ${seat} plays`, actions: s.actions + 1, stop: done });
         });
       });
+      if (partial) {
+        if (hand.trick && !hand.trick.cards.length) push({ act: null, text: `seat ${hand.trick.leader} to lead`, toAct: hand.trick.leader, stop: true });
+        return;
+      }
       scores = [...hand.scores];
       push({ kind: "score", act: null, phase: "scored", scores: [...scores], stop: true, trick: null,
         text: `hand ${hand.number} scored: bid ${hand.bid} ${hand.made ? "made" : "set"}`,
@@ -173,12 +185,43 @@ const Rook = (() => {
     if (!out.length) out.push({ hand: -1, kind: "empty", text: "no hand was played", hands: [[], [], [], []],
       nest: [], auction: [], tricks: [], trick: null, discards: [], taken: [0, 0], scores: [0, 0], actions: 0,
       stop: true, bidder: null });
+    placeFaults(record, out, played.length);
     let slowest = null;
     for (const step of out) {
       if (step.act && typeof step.act.ms === "number" && (!slowest || step.act.ms > slowest.act.ms)) slowest = step;
     }
     if (slowest) slowest.slowest = true;
     return out;
+  }
+
+  // Each fault on a request goes to the position the seat was asked at: the last step of its hand with
+  // `decision` actions made (for the fault that stopped the game, the last step of all).
+  function placeFaults(record, out, hands) {
+    for (const fault of record.faults || []) {
+      if (typeof fault.decision !== "number" || typeof fault.hand !== "number") continue;
+      const hi = fault.hand - 1;
+      if (hi < 0 || hi >= hands) continue;
+      let at = -1;
+      out.forEach((step, i) => { if (step.hand === hi && step.actions <= fault.decision) at = i; });
+      if (at < 0) continue;
+      const step = out[at];
+      step.faults = [...(step.faults || []), fault];
+      step.stop = true;
+    }
+  }
+
+  // A fault as the viewer says it: who was asked what, and what went wrong; a seat's view of another
+  // seat's fault leaves out the referee's words (the detail can name the faulting seat's cards).
+  function faultText(fault, names, seat, step) {
+    const legal = fault.legal || [];
+    const verb = legal.length ? legal[0].split(" ")[0] : "";
+    const trick = step.trick && step.trick.winner === null ? step.trick.cards : [];
+    const asked = verb === "play" ? (trick.length ? `to follow to ${trick.join(" ")}` : "to lead")
+      : verb === "discard" ? "to discard" : verb === "trump" ? "to name trump" : "to call";
+    const own = seat === null || seat === fault.seat;
+    const answer = fault.line ? `answered ${fault.line}` : "gave no answer";
+    return `fault: seat ${fault.seat} (${names[fault.seat]}) was asked ${asked} and ${own ? answer : "faulted"}: ${fault.kind}` +
+      (own ? ` (${fault.detail})` : "");
   }
 
   function msText(ms) {
@@ -343,13 +386,14 @@ const Rook = (() => {
       return el("div", { class: "info" },
         el("p", { class: `now${marked ? " differs" : ""}` }, marked ? "first different decision: " : "", step.text),
         el("dl", {},
-          el("dt", {}, "hand"), el("dd", {}, step.hand >= 0 ? `${step.number} of ${this.record.hands.length}` : "-"),
+          el("dt", {}, "hand"), el("dd", {}, step.hand >= 0 ? (step.hand < this.record.hands.length ? `${step.number} of ${this.record.hands.length}` : `${step.number}, stopped by a fault`) : "-"),
           el("dt", {}, "step"), el("dd", {}, `${this.at + 1} of ${this.steps.length}`),
           time === null ? null : [el("dt", {}, "time"), el("dd", { class: `time${step.slowest ? " slowest" : ""}` }, time)],
           el("dt", {}, "bid"), el("dd", {}, step.bidder === null ? "-" : `${step.bid} by seat ${step.bidder}`),
           el("dt", {}, "trump"), el("dd", {}, trump),
           el("dt", {}, "counters taken"), el("dd", { class: "taken" }, `${step.taken[0]} to ${step.taken[1]}`),
           el("dt", {}, "score"), el("dd", { class: "score", "data-scores": step.scores.join(",") }, `${step.scores[0]} to ${step.scores[1]}`)),
+        (step.faults || []).map((f) => el("p", { class: "fault-here", "data-seat": f.seat }, faultText(f, names, seat, step))),
         summary, result,
         el("h4", {}, "auction"), auction, el("h4", {}, "tricks"), tricks);
     }
