@@ -136,6 +136,8 @@ class BotProcess:
         self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
         self.ignored_count = 0
         self.log_problem: str | None = None  # why its stderr log could not be written, if it could not
+        self.log_at: int | None = None  # the size of its stderr log as written so far (None: no log)
+        self._sink: IO[bytes] | None = None  # its stderr log while the drain task has it open
         self._pending: list[Event] = []
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self.left_behind = 0  # processes of its session still running after it exited on its own
@@ -397,6 +399,8 @@ class BotProcess:
         assert self.process is not None
         with trio.move_on_after(0.5):
             await self.process.wait()
+        with trio.move_on_after(0.5):  # the rest of its stderr, which holds the error
+            await self._drain_done.wait()
         code = self.process.returncode
         if self.fault is not None:
             return self.fault  # a limit already stopped it: that is the cause
@@ -461,11 +465,12 @@ class BotProcess:
         Whatever happens to the log (it cannot be created, the disk fills, its folder is removed), the bot
         plays on, its stderr is still drained and counted, and the done event is set on every path.
         """
-        sink: IO[bytes] | None = None
         try:
             assert self.process is not None and self.process.stderr is not None
             stream = self.process.stderr
-            sink = self._open_log()
+            self._sink = self._open_log()
+            if self._sink is not None:
+                self.log_at = os.fstat(self._sink.fileno()).st_size
             with self._drain_scope:
                 while True:
                     try:
@@ -474,27 +479,47 @@ class BotProcess:
                         break
                     if not data:
                         break
-                    room = max(0, self.limits.stderr_cap - self.stderr_bytes)
-                    kept = data[:room]
-                    self.stderr_bytes += len(kept)
-                    self.stderr_dropped += len(data) - len(kept)
-                    self.stderr_tail = (self.stderr_tail + data)[-4096:]
-                    if sink is not None and kept:
-                        try:
-                            sink.write(kept)
-                            sink.flush()
-                        except OSError as exc:
-                            self._close_log(sink, f"cannot write {self.log_path!r}: {exc.strerror or exc}")
-                            sink = None
-                    if self.stderr_dropped:
-                        self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
+                    self._take_stderr(data)
         finally:
+            sink, self._sink = self._sink, None
             if sink is not None:
                 with contextlib.suppress(OSError):
                     if self.stderr_dropped:
                         sink.write(f"\n[rookarena: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
                 self._close_log(sink, None)
             self._drain_done.set()
+
+    def _take_stderr(self, data: bytes | bytearray) -> None:
+        room = max(0, self.limits.stderr_cap - self.stderr_bytes)
+        kept = data[:room]
+        self.stderr_bytes += len(kept)
+        self.stderr_dropped += len(data) - len(kept)
+        self.stderr_tail = (self.stderr_tail + data)[-4096:]
+        sink = self._sink
+        if sink is not None and kept:
+            try:
+                sink.write(kept)
+                sink.flush()
+                self.log_at = (self.log_at or 0) + len(kept)
+            except OSError as exc:
+                self._close_log(sink, f"cannot write {self.log_path!r}: {exc.strerror or exc}")
+                self._sink = None
+        if self.stderr_dropped:
+            self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
+
+    def catch_up_stderr(self) -> None:
+        """Take what the bot has written to stderr so far without waiting, so that a game's share of its
+        log ends where the game does (the drain task, woken later, finds the pipe empty and waits on)."""
+        if self._sink is None or self.process is None or self.process.stderr is None:
+            return
+        for _ in range(64):  # at most 4 MiB: a flood is the cap's business
+            try:
+                data = os.read(_fd(self.process.stderr), READ_CHUNK)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self._take_stderr(data)
 
     def _open_log(self) -> IO[bytes] | None:
         """The bot's stderr log, opened for appending (its folder made again if it was removed), or None."""

@@ -24,7 +24,7 @@ from rookarena.engine.game import Game
 from rookarena.engine.rules import Rules
 from rookarena.errors import IllegalActionError, ParseError
 from rookarena.players import random_action
-from rookarena.wire import position, records
+from rookarena.wire import errorline, position, records
 from rookarena.wire.protocol import (
     FaultKind,
     News,
@@ -93,9 +93,13 @@ class Referee:
         self.outbox: list[list[bytes]] = [[] for _ in range(4)]
         self.views = ViewEncoder()
         self.decisions = [0] * 4  # each seat's decisions so far, substituted ones included: its next request's number
+        self.log_from: list[int | None] = [None] * 4  # where this game's stderr starts in each bot's log
 
     async def play(self) -> dict[str, Any]:
         """Play the game to its end (or a forfeit) and return its record."""
+        for bot in self.bots:
+            bot.catch_up_stderr()  # what it wrote before, the game before's
+        self.log_from = [bot.log_at for bot in self.bots]  # where this game's stderr starts in each log
         forfeit: int | None = None
         try:
             for seat, bot in enumerate(self.bots):
@@ -223,6 +227,8 @@ class Referee:
         }
         if legal is not None:  # a request the bot failed to answer: where in the hand, and what it was offered
             entry.update(position.fault_position(self.game, legal))
+        if fault.kind is FaultKind.CRASH and (error := errorline.quote(bot.stderr_tail)):
+            entry["error"] = error  # the record's only: what a bot printed may name its cards
         self.faults.append(entry)
         if self.policy is FaultPolicy.FORFEIT:
             raise _ForfeitError(seat)
@@ -248,6 +254,8 @@ class Referee:
 
     def _record(self, forfeit: int | None) -> dict[str, Any]:
         game, setup = self.game, self.setup
+        for bot in self.bots:
+            bot.catch_up_stderr()  # what it wrote in this game, up to now, is this game's
         extra: dict[str, Any] = {
             "game_id": setup.game_id,
             "bots": [
@@ -262,6 +270,10 @@ class Referee:
             "timing": [_timing(times) for times in self.times],
             "decision_ms": [[_ms(seconds) for seconds in decided] for decided in self.decided],
             "overhead_us": _timing(self.overhead, scale=1e6),
+            "stderr_range": [
+                None if start is None or bot.log_at is None else [start, bot.log_at]
+                for start, bot in zip(self.log_from, self.bots, strict=True)
+            ],
         }
         if forfeit is not None:
             extra.update(position.unfinished(game))

@@ -440,7 +440,27 @@ def log_tail(directory: pathlib.Path, record: dict[str, Any], gid: str, seat: in
     path = find_log(directory, record, gid, seat, bot)
     if path is None:
         return LogTail("", ())
+    span = _game_range(record, seat)
     try:
-        return LogTail(path.name, tail(path))
+        return LogTail(path.name, tail(path) if span is None else range_tail(path, *span))
     except OSError:
         return LogTail(path.name, ())
+
+
+def _game_range(record: dict[str, Any], seat: int) -> tuple[int, int] | None:
+    """The bytes of the seat's stderr log that its bot wrote during this game (``stderr_range``), if known."""
+    ranges = record.get("stderr_range")
+    if not isinstance(ranges, list) or not 0 <= seat < len(ranges):
+        return None
+    span = ranges[seat]
+    if isinstance(span, list) and len(span) == 2 and all(type(n) is int for n in span) and 0 <= span[0] <= span[1]:
+        return span[0], span[1]
+    return None
+
+
+def range_tail(path: pathlib.Path, start: int, end: int, lines: int = TAIL_LINES) -> tuple[str, ...]:
+    """The last ``lines`` lines of the bytes ``start`` to ``end`` of a file (at most the last 64 KiB of them)."""
+    with path.open("rb") as stream:
+        stream.seek(max(start, end - TAIL_BYTES))
+        data = stream.read(end - max(start, end - TAIL_BYTES))
+    return tuple(data.decode("utf-8", errors="replace").splitlines()[-lines:])
