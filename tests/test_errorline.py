@@ -10,6 +10,7 @@ import pytest
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
+from test_position import forfeited
 from test_referee_e2e import HERE, RANDOM_BOT
 
 from rookarena.arena.bots import BotSpec, Limits
@@ -17,7 +18,8 @@ from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.engine.presets import TOURNAMENT
 from rookarena.web import sources
-from rookarena.wire import errorline
+from rookarena.web.text import game_text
+from rookarena.wire import errorline, position
 
 PYTHON = b"""[debug] got act
 Traceback (most recent call last):
@@ -135,3 +137,21 @@ def test_each_game_shows_its_own_stderr_and_a_crash_its_error(tmp_path: pathlib.
     assert fault["error"][-1] == "ZeroDivisionError: integer division or modulo by zero"
     assert any("requests = 1 // 0" in line for line in fault["error"])
     assert "ZeroDivisionError" not in crashed[0]["result"]["reason"]  # the reason is sent to every bot
+
+
+def test_the_terminal_line_of_a_fault_says_where_and_the_error() -> None:
+    record = forfeited("tournament", 5, 13)
+    fault = record["faults"][0]
+    fault["error"] = errorline.quote(PYTHON)
+    record["game_id"] = "m-0001"
+    line = position.fault_line(record, fault)
+    assert line.startswith(f"fault: {fault['bot']} (seat {fault['seat']}) in m-0001, hand {fault['hand']}, asked to ")
+    assert line.endswith("crash: exited with status 1; its stderr says: KeyError: 'view'")
+    shown = game_text(record)
+    assert "  its stderr said:\n" in shown and "    KeyError: 'view'\n" in shown
+    other = (fault["seat"] + 1) % 4
+    assert "KeyError" not in game_text(record, seat=other)
+    withdrawn = {"seat": 0, "bot": "x", "kind": "withdrawn", "detail": "3 crashes in a row", "line": "", "hand": 0}
+    assert (
+        position.fault_line(record, withdrawn) == "fault: x in m-0001, before it started: withdrawn: 3 crashes in a row"
+    )

@@ -19,6 +19,7 @@ import click
 from rookarena.arena import league
 from rookarena.errors import RookError
 from rookarena.results import directory, standings, tables
+from rookarena.wire.position import fault_line
 
 
 class Progress:
@@ -67,10 +68,7 @@ class Progress:
         self.faults += len(faults)
         self._keep(record)
         for fault in faults:
-            line = (
-                f"fault: {fault.get('bot')} (seat {fault.get('seat')}) in {record.get('game_id')}, hand "
-                f"{fault.get('hand')}: {fault.get('kind')}: {fault.get('detail')}"
-            )
+            line = fault_line(record, fault)
             click.echo(("\r\x1b[K" if self.tty else "") + line, err=True)
         if faults and self.tty:
             self.last_decile = -1

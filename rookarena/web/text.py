@@ -155,6 +155,10 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
         where = fault_sentence(record, fault, lambda cards: hand_text(cards, rules)) if placed else ""
         if where:
             lines.append(f"  at the fault: {where}")
+        error = fault.get("error") if placed else None
+        if isinstance(error, list) and error:
+            lines.append("  its stderr said:")
+            lines.extend(f"    {text}" for text in error if isinstance(text, str))
     for hand in record.get("hands") or []:
         lines.append("")
         lines.extend(_hand_lines(hand, rules, seats, seat, times))

@@ -78,7 +78,11 @@ def _is_error(line: str) -> bool:
 
 def summary(stderr: bytes) -> str:
     """The error as one line (a Rust panic with its message), or the last line worth quoting, or ""."""
-    quoted = quote(stderr)
+    return summary_of(quote(stderr))
+
+
+def summary_of(quoted: list[str]) -> str:
+    """The one line of quoted lines (``quote``'s) that says the error."""
     for index in range(len(quoted) - 1, -1, -1):
         if _is_error(quoted[index]):
             return " ".join(line.strip() for line in quoted[index : index + 2])

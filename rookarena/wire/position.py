@@ -16,6 +16,7 @@ from rookarena.engine.cards import Color, cards_text
 from rookarena.engine.game import Game, Phase
 from rookarena.engine.rules import NestOrder, Rules
 from rookarena.errors import ParseError, RecordError
+from rookarena.wire import errorline
 
 
 def hand_in_progress(game: Game) -> dict[str, Any] | None:
@@ -202,3 +203,23 @@ def fault_sentence(
     cards = cards_text(held(part, seat))
     answer = f"answered {fault['line']!r}" if fault.get("line") else f"gave no answer ({fault.get('kind')})"
     return f"seat {seat} was asked {asked(part, legal)} holding {cards} and {answer}"
+
+
+def fault_line(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
+    """A fault on one line for the terminal: the bot, its seat, the game, where in it, what went wrong,
+    and for a crash the error the bot printed."""
+    game = record.get("game_id") or "?"
+    kind, detail = fault.get("kind"), fault.get("detail")
+    if kind == "withdrawn" or fault.get("hand") == 0:  # decided before the game started: no seat, no hand
+        return f"fault: {fault.get('bot')} in {game}, before it started: {kind}: {detail}"
+    where = f"hand {fault.get('hand')}"
+    part = fault_part(record, fault)
+    if part is not None:
+        where += f", asked {asked(part, list(fault.get('legal') or []))}"
+    line = f"fault: {fault.get('bot')} (seat {fault.get('seat')}) in {game}, {where}: {kind}: {detail}"
+    error = fault.get("error")
+    if isinstance(error, list) and all(isinstance(text, str) for text in error):
+        said = errorline.summary_of(error)
+        if said:
+            line += f"; its stderr says: {said}"
+    return line
