@@ -377,10 +377,14 @@ class BotProcess:
 
     def _timed_out(self, timeout: float, waiting_for: str) -> Fault:
         self._quick = False
+        waiting = self.conversation.buffer.waiting()  # a line the bot wrote without its newline, if any
         self.conversation.abandon()
         if self.fault is not None:
             return self.fault  # a limit stopped it meanwhile: that is the cause
-        return Fault(FaultKind.TIMEOUT, f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s")
+        detail = f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s"
+        if waiting:  # the count only: the detail goes to every bot, the line (its own words) to the record
+            detail += f"; {len(waiting)} bytes of a line were waiting without their newline"
+        return Fault(FaultKind.TIMEOUT, detail, waiting.decode(errors="replace"))
 
     async def _watch_exit(self) -> None:
         """Wait for the bot's own process to end (its pidfd becomes readable), and cut short any wait for its

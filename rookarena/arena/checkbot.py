@@ -34,6 +34,7 @@ from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.engine.presets import preset
 from rookarena.wire.advice import Cause, diagnose, ignored_cause
+from rookarena.wire.position import asked, fault_part
 from rookarena.wire.protocol import Conversation, Hello, Ignored, ProtocolFault, encode, hello_message
 
 CHECK_PRESETS = ("tournament", "open-nest", "kentucky")
@@ -308,13 +309,18 @@ def _faults(
         for fault in record.get("faults", []):
             if fault["seat"] not in mine or fault["detail"].startswith("did not exit"):
                 continue
-            cause = diagnose(fault["kind"], fault["detail"], fault["line"], seen.get(index, ()))
-            detail = f"game {record['game_id']}, hand {fault['hand']}: {fault['kind']}: {cause.detail}"
+            first = fault.get("hand") == 1 and fault.get("decision") is not None and _first_ask(record, fault)
+            cause = diagnose(fault["kind"], fault["detail"], fault["line"], seen.get(index, ()), first_decision=first)
+            detail = f"game {record['game_id']} (game {index + 1}), {faultplace(record, fault)}: {fault['kind']}: "
+            detail += cause.detail
             if fault["line"]:
                 detail += f"; the bot sent: {fault['line'][:300]!r}"
-            tail = _stderr_tail(procs) if fault["kind"] == "crash" else ""
+            error = fault.get("error") if fault["kind"] == "crash" else None
+            tail = " | ".join(error) if isinstance(error, list) and error else ""
+            if not tail and fault["kind"] == "crash":
+                tail = _stderr_tail(procs)
             if tail:
-                detail += f"; its stderr ended with: {tail!r}"
+                detail += f"; its stderr says: {tail!r}"
             out.append(Check(f"{preset_name}: game", False, detail, cause.advice))
             break
     if len(out) > 1:
@@ -322,6 +328,23 @@ def _faults(
         more = f" (and faults in {len(out) - 1} more of the {len(played)} games)"
         return [dataclasses.replace(first, detail=first.detail + more)]
     return out
+
+
+def faultplace(record: dict[str, Any], fault: dict[str, Any]) -> str:
+    """``hand 2, asked to follow to B10 in trick 3``: where in the game a fault was."""
+    where = f"hand {fault['hand']}"
+    part = fault_part(record, fault)
+    if part is not None:
+        where += f", asked {asked(part, list(fault.get('legal') or []))}"
+    return where
+
+
+def _first_ask(record: dict[str, Any], fault: dict[str, Any]) -> bool:
+    """Whether the fault was on its seat's first request of the game."""
+    part = fault_part(record, fault)
+    if part is None:
+        return False
+    return not any(call["seat"] == fault["seat"] for call in part.get("auction") or [])
 
 
 def _stderr_tail(procs: list[BotProcess]) -> str:

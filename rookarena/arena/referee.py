@@ -104,7 +104,7 @@ class Referee:
         try:
             for seat, bot in enumerate(self.bots):
                 if self.replaced[seat]:
-                    self._fault(seat, bot.fault or Fault(FaultKind.CRASH, "not running"))
+                    self._fault(seat, bot.fault or Fault(FaultKind.CRASH, _gone(bot)))
             self._post(encode_per_seat(self._start_messages()))
             while not self.game.is_over:
                 await self._decide()
@@ -293,6 +293,12 @@ class Referee:
             seats=[bot.spec.name for bot in self.bots],
             extra=extra,
         )
+
+
+def _gone(bot: BotProcess) -> str:
+    """Why a bot that is not running is not: how its process ended, when it ended by itself."""
+    code = None if bot.process is None else bot.process.returncode
+    return "not running" if code is None else f"exited with status {code} after the game before"
 
 
 def _timing(values: Sequence[float], scale: float = 1000.0) -> dict[str, Any]:

@@ -71,7 +71,9 @@ def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str
 
 def report_card(name: str, checks: list[Any], log_note: str) -> str:
     """The check-bot verdict: one line per check (PASS, WARN or FAIL), advice under each failure and warning."""
-    lines = [f"check-bot {name}"]
+    failing = [check for check in checks if not check.passed]
+    # The first line says the first failure's cause: what to change, and where PROTOCOL.md says so.
+    lines = [f"check-bot {name}" + (f": {failing[0].advice or failing[0].detail}" if failing else "")]
     for check in checks:
         mark = "FAIL" if not check.passed else "WARN" if getattr(check, "warning", False) else "PASS"
         lines.append(f"  {mark}  {check.name}: {check.detail}")

@@ -42,13 +42,78 @@ CHILDREN = "wait for (or kill) every child process before exiting"
 SLOW = "no reply within the deadline: flush stdout after every reply, answer every 'act' request, and think less"
 
 
+EXITED_EARLY = (
+    "the bot exited with status 0 while the match went on: one process plays every game of a match, so keep "
+    "reading after game_over and exit only on 'bye' or end of input"
+)
+CRASHED = "the bot exited on an error: fix the error its stderr shows (quoted above)"
+LOAD_EARLY = (
+    "its first decision of the game was late: load tables, models and caches before the hello (the startup "
+    "deadline allows for it), not on the first 'act'"
+)
+SIGNALLED = (
+    "the bot was killed by a signal: SIGSEGV is a null or stray pointer or an overrun buffer, SIGABRT a failed "
+    "assert or abort; build it with -g -fsanitize=address,undefined to see where"
+)
+NEWLINE = (
+    "end every message with a newline ('\\n'): the referee reads whole lines, and had your reply waiting "
+    'without one; print/println add it, write/printf("%s") do not'
+)
+ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
+# The PROTOCOL.md section each piece of advice comes from.
+SECTIONS = {
+    FLUSH: "§2",
+    LOGS: "§2",
+    ONE_LINE: "§2",
+    ID_INTEGER: "§6",
+    ID_WHOLE: "§6",
+    BOTH_FIELDS: "§6",
+    ACTION_KEY: "§6",
+    CASE: "§4",
+    EXACT: "§4",
+    LEGAL: "§5 (act)",
+    STALE: "§6",
+    UNKNOWN: "§6",
+    PROTOCOL: "§3",
+    EXIT: "§10",
+    CHILDREN: "§10",
+    SLOW: "§8",
+    EXITED_EARLY: "§10",
+    CRASHED: "§9",
+    NEWLINE: "§2",
+    SIGNALLED: "§9",
+    LOAD_EARLY: "§8",
+}
+KIND_SECTIONS = {"timeout": "§8", "malformed": "§6", "illegal": "§4", "protocol": "§7", "limit": "§9", "crash": "§9"}
+
+
 def diagnose(
-    kind: str, detail: str, line: str = "", ignored: Sequence[str] = (), *, flushed_late: bool = False
+    kind: str,
+    detail: str,
+    line: str = "",
+    ignored: Sequence[str] = (),
+    *,
+    flushed_late: bool = False,
+    first_decision: bool = False,
 ) -> Cause:
     """The cause of a fault of class ``kind`` with the referee's ``detail``; ``line`` is what the bot sent,
-    ``ignored`` the reasons for the lines of the bot the referee ignored while it waited."""
+    ``ignored`` the reasons for the lines of the bot the referee ignored while it waited; ``first_decision``
+    says the fault was on the seat's first request of a game. The advice ends with the PROTOCOL.md section."""
+    cause = _diagnose(kind, detail, line, ignored, flushed_late, first_decision)
+    section = SECTIONS.get(cause.advice) or KIND_SECTIONS.get(kind, "")
+    if not cause.advice or not section:
+        return cause
+    return Cause(cause.detail, f"{cause.advice} (PROTOCOL.md {section})")
+
+
+def _diagnose(
+    kind: str, detail: str, line: str, ignored: Sequence[str], flushed_late: bool, first_decision: bool
+) -> Cause:
     if kind == "timeout":
-        return _timeout(detail, ignored, flushed_late)
+        cause = _timeout(detail, ignored, flushed_late)
+        if first_decision and cause.advice == SLOW:
+            return Cause(detail, LOAD_EARLY)
+        return cause
     if kind == "malformed":
         return Cause(detail, _malformed(detail, line))
     if kind == "illegal":
@@ -64,7 +129,11 @@ def diagnose(
     if kind == "crash":
         if detail.startswith("cannot start"):
             return Cause(detail, "check the command: the program, its path and its execute permission")
-        return Cause(detail, "the bot exited: see the end of its stderr for the error")
+        if detail.startswith("exited with status 0"):
+            return Cause(detail, EXITED_EARLY)
+        if detail.startswith("killed by SIG"):
+            return Cause(detail, SIGNALLED)
+        return Cause(detail, CRASHED)
     return Cause(detail, "")
 
 
@@ -78,6 +147,8 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
             return Cause(f"{detail}; meanwhile {reason}", UNKNOWN)
         if "(stale)" in reason:
             return Cause(f"{detail}; meanwhile {reason}", STALE)
+    if "without their newline" in detail:
+        return Cause(detail, NEWLINE)
     if "hello" in detail:
         return Cause(detail, f"no hello after the referee's: {FLUSH}")
     return Cause(detail, SLOW)
@@ -99,6 +170,8 @@ def _malformed(detail: str, line: str) -> str:
         return ID_WHOLE
     if "'id' must be a JSON integer" in detail:
         return ID_INTEGER
+    if "has no 'action'" in detail and re.search(r'"move"\s*:', line):
+        return ACTION_KEY
     if "has no 'id'" in detail or "has no 'action'" in detail or "'action' must be a string" in detail:
         return BOTH_FIELDS
     if "expected a JSON object" in detail:

@@ -140,6 +140,10 @@ class LineBuffer:
     def pending(self) -> int:
         return len(self._buffer)
 
+    def waiting(self) -> bytes:
+        """The start of a line received without its newline yet (at most 500 bytes)."""
+        return bytes(self._buffer[:500])
+
 
 class LineTooLongError(Exception):
     def __init__(self, size: int, lines: list[bytes] | None = None) -> None:

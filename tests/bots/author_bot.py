@@ -1,0 +1,40 @@
+"""The mistakes of author_bot.c, made in Python (see there for the modes), plus ``crash2``: a traceback.
+
+Usage: author_bot.py MODE.
+"""
+
+import json
+import sys
+import time
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else ""
+games = requests = counted = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "hello":
+        print(json.dumps({"type": "hello", "name": f"author-{MODE}", "version": "1", "protocol": "rook/1"}), flush=True)
+    elif kind == "game":
+        games, requests = games + 1, 0
+    elif kind == "game_over" and MODE == "exit0":
+        sys.exit(0)
+    elif kind == "bye":
+        break
+    elif kind == "act":
+        requests, counted = requests + 1, counted + 1
+        bids = [text for text in message["legal"] if text.startswith("bid")]
+        action = bids[0] if bids else message["legal"][0]
+        if MODE == "slowfirst" and requests == 1:
+            time.sleep(1.5)
+        if MODE == "crash2" and games == 2 and requests == 3:
+            hand = message["view"]["hand"]
+            print(hand[99])
+        if MODE == "debug" and action.startswith("play"):
+            print(f"debug: I play {action[5:]}", flush=True)
+        reply = {"id": counted if MODE == "ownid" else message["id"], "action": action}
+        if MODE == "lowercase":
+            reply["action"] = action.lower()
+        if MODE == "move":
+            reply = {"id": message["id"], "move": action}
+        sys.stdout.write(json.dumps(reply) + ("" if MODE == "nonewline" else "\n"))
+        sys.stdout.flush()
