@@ -72,3 +72,16 @@ def test_python_mistakes_are_named_by_cause() -> None:
 def test_c_mistakes_are_named_by_cause(c_bot: pathlib.Path) -> None:
     cases = CAUSES + C_ONLY
     _verify(_run_all([[str(c_bot), mode] for mode, *_ in cases]), cases)
+
+
+def test_a_bot_that_cannot_defend_is_not_compliant() -> None:
+    result = check([sys.executable, str(HERE / "bots" / "author_bot.py"), "defendcrash"])
+    assert result.returncode != 0, result.stdout
+    assert "RuntimeError: an opponent won the auction" in result.stdout
+
+
+def test_a_sane_bot_meets_every_phase_as_bidder_partner_and_defender() -> None:
+    result = check([sys.executable, str(HERE / "bots" / "author_bot.py"), "fine"])
+    assert result.returncode == 0, result.stdout
+    for phase in ("play as the bidder's partner", "defend against the opponents' bid", "win a trick"):
+        assert phase in result.stdout

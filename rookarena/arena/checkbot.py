@@ -4,8 +4,9 @@ First a handshake probe: the bot is started alone, sent the referee's hello and 
 nothing is then sent the end of its input, and a hello that arrives only then shows that it does not
 flush its stdout. Then, for each preset, the bot plays both seats of one team against the packaged
 random bot, under the referee's own rules and clock (so the checker is never stricter than a real
-match). The opponents pass whenever they may, so that any bid wins the auction: a sane bot then reaches
-every phase (it wins an auction, discards, names trump, leads, follows and plays the Rook). A phase
+match). The opponents pass in odd hands, so that any bid wins the auction, and take the bid at
+``bid_max`` in even ones: a sane bot then meets every phase as bidder, as the bidder's partner and as a
+defender (it wins an auction, discards, names trump, leads, follows, wins a trick and plays the Rook). A phase
 never reached is a failure, not a pass. Each game stops at the bot's first fault, which is reported
 with the exact line it sent and advice chosen by its cause (:mod:`rookarena.wire.advice`); lines the referee
 ignored, slow starts and slow decisions are warnings.
@@ -33,14 +34,27 @@ from rookarena.arena.bots import BotProcess, BotSpec, Limits, bot_environment
 from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.engine.presets import preset
+from rookarena.engine.rules import Rules
 from rookarena.wire.advice import Cause, diagnose, ignored_cause
 from rookarena.wire.position import asked, fault_part
 from rookarena.wire.protocol import Conversation, Hello, Ignored, ProtocolFault, encode, hello_message
 
 CHECK_PRESETS = ("tournament", "open-nest", "kentucky")
 OPPONENT_NAME = "rookarena-random"
-OPPONENT = (sys.executable, "-m", "rookarena.randombot", "--passive")
-PHASES = ("call in the auction", "win an auction", "discard", "name trump", "lead", "follow", "play the Rook")
+OPPONENT = (sys.executable, "-m", "rookarena.randombot", "--mixed")
+PHASES = (
+    "call in the auction",
+    "win an auction",
+    "discard",
+    "name trump",
+    "play as the bidder's partner",
+    "defend against the opponents' bid",
+    "lead",
+    "follow",
+    "win a trick",
+    "play the Rook",
+)
+CHECK_HANDS = 12  # hands per game at most
 SLOW_START = 0.25  # of the startup deadline: a hello later than this is a warning
 SLOW_MOVE = 0.5  # of the move time: a decision slower than this is a warning
 AFTER_EOF = 2.0  # seconds to wait for output once the probe has closed the bot's input
@@ -237,7 +251,7 @@ async def _play(
         MatchConfig(
             team_a=(spec, spec),
             team_b=(opponent, opponent),
-            rules=preset(preset_name).rules,
+            rules=check_rules(preset_name),
             rules_name=preset_name,
             games=games,
             seed=seed,
@@ -266,6 +280,13 @@ async def _play(
 
     await match.run(on_record)
     return played, procs, seen
+
+
+def check_rules(preset_name: str) -> Rules:
+    """The preset's rules, stopped after ``CHECK_HANDS`` hands: enough for every phase to come up (and
+    for the end of a game), without games that drag on when both teams keep failing their bids."""
+    rules = preset(preset_name).rules
+    return dataclasses.replace(rules, hand_limit=min(rules.hand_limit, CHECK_HANDS))
 
 
 def _hello_warnings(probed: Probe, startup: float) -> list[Check]:
@@ -364,8 +385,12 @@ def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:
             hands += 1
             if any(entry["seat"] in mine for entry in hand["auction"]):
                 reached.add("call in the auction")
+            if hand.get("bidder") is not None and hand["bidder"] not in mine:
+                reached.add("defend against the opponents' bid")
             if hand.get("bidder") in mine:
                 reached.add("win an auction")
+                if (hand["bidder"] + 2) % 4 in mine and hand.get("tricks"):
+                    reached.add("play as the bidder's partner")
                 if hand.get("discards"):
                     reached.add("discard")
                 if hand.get("trump"):
@@ -376,15 +401,15 @@ def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:
                         reached.add("lead" if position == 0 else "follow")
                         if card == "ROOK":
                             reached.add("play the Rook")
+                if trick["winner"] in mine:
+                    reached.add("win a trick")
     missing = [phase for phase in PHASES if phase not in reached]
     if not missing:
-        return Check(
-            f"{preset_name}: phases", True, "won an auction, discarded, named trump, led, followed, played the Rook"
-        )
+        return Check(f"{preset_name}: phases", True, "; ".join(PHASES))
     detail = f"in {hands} hands the bot never did: {', '.join(missing)}"
     if "win an auction" in missing:
         advice = (
-            "the opponents here pass whenever they may, so any bid wins the auction: a bot that never bids "
+            "the opponents here pass in every other hand, where any bid wins the auction: a bot that never bids "
             "is never asked to discard or name trump, and cannot be checked; bid with a good hand"
         )
     else:

@@ -1,4 +1,5 @@
-"""The mistakes of author_bot.c, made in Python (see there for the modes), plus ``crash2``: a traceback.
+"""The mistakes of author_bot.c, made in Python (see there for the modes); ``crash2`` raises (a traceback),
+and ``defendcrash`` raises whenever an opponent wins the auction.
 
 Usage: author_bot.py MODE.
 """
@@ -8,14 +9,16 @@ import sys
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else ""
-games = requests = counted = 0
+games = requests = counted = seat = 0
 for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
         print(json.dumps({"type": "hello", "name": f"author-{MODE}", "version": "1", "protocol": "rook/1"}), flush=True)
     elif kind == "game":
-        games, requests = games + 1, 0
+        games, requests, seat = games + 1, 0, message["seat"]
+    elif kind == "auction_won" and MODE == "defendcrash" and message["bidder"] % 2 != seat % 2:
+        raise RuntimeError("an opponent won the auction")
     elif kind == "game_over" and MODE == "exit0":
         sys.exit(0)
     elif kind == "bye":
