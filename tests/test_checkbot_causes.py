@@ -85,3 +85,32 @@ def test_a_sane_bot_meets_every_phase_as_bidder_partner_and_defender() -> None:
     assert result.returncode == 0, result.stdout
     for phase in ("play as the bidder's partner", "defend against the opponents' bid", "win a trick"):
         assert phase in result.stdout
+
+
+def test_check_bot_checks_under_the_rules_given(tmp_path: pathlib.Path) -> None:
+    rules = tmp_path / "league.yaml"
+    rules.write_text("preset: tournament\nnest_order: trump-then-discard\nbid_min: 50\n", encoding="utf-8")
+    command = " ".join([sys.executable, str(HERE / "bots" / "author_bot.py"), "fine"])
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rookarena",
+            "check-bot",
+            command,
+            "--games",
+            "1",
+            *FAST,
+            "--rules",
+            str(rules),
+            "--rules",
+            "bidders-nest",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "tournament+: phases" in result.stdout and "bidders-nest: phases" in result.stdout
+    assert "kentucky" not in result.stdout and "open-nest" not in result.stdout

@@ -195,7 +195,7 @@ async def check_bot(
     seed: int,
     time: TimeControl,
     log_dir: pathlib.Path | None,
-    presets: Sequence[str] = CHECK_PRESETS,
+    presets: Sequence[str | tuple[str, Rules]] = CHECK_PRESETS,
 ) -> Card:
     """The bot's report card."""
     probed = await probe(spec, time.startup)
@@ -213,8 +213,9 @@ async def check_bot(
     spec = dataclasses.replace(spec, name=name)
     ignored: list[str] = []
     slowest = 0.0
-    for preset_name in presets:
-        played, procs, seen = await _play(spec, preset_name, games, seed, time, log_dir)
+    for entry in presets:  # a preset's name, or a league's rules and their name
+        preset_name, rules = (entry, preset(entry).rules) if isinstance(entry, str) else entry
+        played, procs, seen = await _play(spec, preset_name, rules, games, seed, time, log_dir)
         failures = _faults(preset_name, played, name, seen, procs)
         checks.extend(failures)
         if not failures:
@@ -238,7 +239,13 @@ async def check_bot(
 
 
 async def _play(
-    spec: BotSpec, preset_name: str, games: int, seed: int, time: TimeControl, log_dir: pathlib.Path | None
+    spec: BotSpec,
+    preset_name: str,
+    rules: Rules,
+    games: int,
+    seed: int,
+    time: TimeControl,
+    log_dir: pathlib.Path | None,
 ) -> tuple[list[dict[str, Any]], list[BotProcess], dict[int, list[str]]]:
     """Play the games of one preset; return the records, the bot's processes and, by game index, the
     lines of the bot that the referee ignored during it."""
@@ -251,7 +258,7 @@ async def _play(
         MatchConfig(
             team_a=(spec, spec),
             team_b=(opponent, opponent),
-            rules=check_rules(preset_name),
+            rules=check_rules(rules),
             rules_name=preset_name,
             games=games,
             seed=seed,
@@ -260,7 +267,7 @@ async def _play(
             limits=Limits(startup=time.startup, grace=1.0),
             log_dir=log_dir,
             withdraw_after=games + 1,
-            match_id=f"check-{preset_name}",
+            match_id=f"check-{_safe(preset_name)}",
         )
     )
 
@@ -282,10 +289,13 @@ async def _play(
     return played, procs, seen
 
 
-def check_rules(preset_name: str) -> Rules:
-    """The preset's rules, stopped after ``CHECK_HANDS`` hands: enough for every phase to come up (and
-    for the end of a game), without games that drag on when both teams keep failing their bids."""
-    rules = preset(preset_name).rules
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
+def check_rules(rules: Rules) -> Rules:
+    """The rules, stopped after ``CHECK_HANDS`` hands: enough for every phase to come up (and for the end
+    of a game), without games that drag on when both teams keep failing their bids."""
     return dataclasses.replace(rules, hand_limit=min(rules.hand_limit, CHECK_HANDS))
 
 

@@ -527,12 +527,28 @@ def _columns() -> int:
     "--startup", type=click.FloatRange(min=0.001), default=10.0, show_default=True, help="Seconds to say hello."
 )
 @click.option("--logs", type=click.Path(file_okay=False), help="Keep the bot's stderr logs in this directory.")
-def check_bot(command: str, games: int, seed: int, move_time: float, startup: float, logs: str | None) -> None:
+@click.option(
+    "--rules",
+    "rules_specs",
+    multiple=True,
+    help="Check under these rules (a preset name or a YAML rules file, as a league gives them; repeatable) "
+    "instead of the tournament, open-nest and kentucky presets.",
+)
+def check_bot(
+    command: str,
+    games: int,
+    seed: int,
+    move_time: float,
+    startup: float,
+    logs: str | None,
+    rules_specs: tuple[str, ...],
+) -> None:
     """Play COMMAND through every phase under several presets and print a report card.
 
     The bot plays both seats of one team against the packaged random bot, which passes in the auction
-    whenever it may, so that the bot wins auctions; every phase (win an auction, discard, name trump,
-    lead, follow, play the Rook) must come up under each preset. Faults fail, with advice by cause;
+    in odd hands, so that the bot wins auctions, and takes the bid in even ones; every phase (win an
+    auction, discard, name trump, play as the bidder's partner, defend, lead, follow, win a trick, play
+    the Rook) must come up under each preset, or under the --rules given. Faults fail, with advice by cause;
     fragile behaviour (answering twice, a slow start, a hello missing fields) warns. Exits 0 only when
     the bot is compliant (warnings allowed).
     """
@@ -543,8 +559,15 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
         log_dir = pathlib.Path(logs) if logs else pathlib.Path(scratch)
         log_dir.mkdir(parents=True, exist_ok=True)
+        presets: list[str | tuple[str, Rules]] = [load_rules(text) for text in rules_specs]
+        presets = presets or list(checkbot.CHECK_PRESETS)
         card = checkbot.run(
-            spec, games=games, seed=seed, time=TimeControl(move=move_time, startup=startup), log_dir=log_dir
+            spec,
+            games=games,
+            seed=seed,
+            time=TimeControl(move=move_time, startup=startup),
+            log_dir=log_dir,
+            presets=presets,
         )
     note = f"stderr logs in {log_dir}" if logs else "--logs DIR keeps the bot's stderr logs"
     click.echo(report.report_card(card.name, card.checks, note))
