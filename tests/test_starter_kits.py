@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -78,11 +79,22 @@ def test_each_starter_kit_passes_check_bot(kit: str, tmp_path: pathlib.Path) -> 
     assert ": compliant" in result.stdout
 
 
-@pytest.mark.parametrize("kit", ["c", "java", "rust"])
-def test_each_starter_kit_has_a_three_line_readme(kit: str) -> None:
+@pytest.mark.parametrize("kit", ["c", "java", "rust", "node"])
+def test_each_starter_kit_has_a_short_readme(kit: str) -> None:
     lines = (KITS / kit / "README.md").read_text(encoding="utf-8").splitlines()
-    assert [line.split(":", 1)[0] for line in lines] == ["Build", "Run", "Check"]
+    assert [line.split(":", 1)[0] for line in lines][:3] == ["Build", "Run", "Check"]
     assert "rookarena check-bot" in lines[2]
+    if kit != "java":
+        assert lines[3].startswith("JSON: ")  # how to add a JSON library to read the view
+
+
+@pytest.mark.parametrize("kit", ["c", "rust"])
+def test_each_build_writes_inside_its_kit(kit: str) -> None:
+    build = (KITS / kit / "README.md").read_text(encoding="utf-8").splitlines()[0]
+    outputs = re.findall(r"-o (\S+?)`?(?:\s|$)", build)
+    assert outputs and all(out.startswith(f"sample_bots/{kit}/") for out in outputs), build
+    ignored = (KITS.parent / ".gitignore").read_text(encoding="utf-8")
+    assert f"/sample_bots/{kit}/random_bot" in ignored
 
 
 def conversation(bot: Bot, *messages: dict[str, Any]) -> list[dict[str, Any]]:
