@@ -172,10 +172,17 @@ def test_phases_name_what_never_came_up() -> None:
     }
     check = _phases("tournament", [record(seats, [hand])], "me")
     assert not check.passed
-    assert "never did: win an auction, discard, name trump, lead, play the Rook" in check.detail
+    never = "win an auction, discard, name trump, play as the bidder's partner, lead, win a trick, play the Rook"
+    assert f"never did: {never}" in check.detail
     assert "any bid wins" in check.advice
-    tricks = [{"leader": 0, "cards": ["R5", "R6", "R7", "R8"]}, {"leader": 1, "cards": ["G5", "ROOK", "G7", "G8"]}]
-    assert _phases("tournament", [record(seats, [{**hand, "bidder": 2, "tricks": tricks}])], "me").passed
+    tricks = [
+        {"leader": 0, "cards": ["R5", "R6", "R7", "R8"], "winner": 3},
+        {"leader": 1, "cards": ["G5", "ROOK", "G7", "G8"], "winner": 2},
+    ]
+    bid = {**hand, "bidder": 2, "tricks": tricks}
+    assert not _phases("tournament", [record(seats, [bid])], "me").passed  # it never defended
+    assert "defend against the opponents' bid" in _phases("tournament", [record(seats, [bid])], "me").detail
+    assert _phases("tournament", [record(seats, [hand, bid])], "me").passed
 
 
 def test_the_report_card_marks_warnings_and_counts_them() -> None:

@@ -411,7 +411,7 @@ def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:
                         reached.add("lead" if position == 0 else "follow")
                         if card == "ROOK":
                             reached.add("play the Rook")
-                if trick["winner"] in mine:
+                if trick.get("winner") in mine:
                     reached.add("win a trick")
     missing = [phase for phase in PHASES if phase not in reached]
     if not missing:
