@@ -8,11 +8,10 @@ from typing import Any
 
 import click
 
+from rookarena.cli.common import _logging, _spec, main
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
-
-from . import _logging, _spec, main
 
 
 @main.command("bot")
