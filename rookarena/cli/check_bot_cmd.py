@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from rookarena.cli import text as report
-from rookarena.cli.common import _spec, main
+from rookarena.cli.common import _spec, main, move_time_option, startup_option
 
 if TYPE_CHECKING:
     pass
@@ -19,12 +19,8 @@ if TYPE_CHECKING:
 @click.argument("command")
 @click.option("--games", type=click.IntRange(min=1), default=4, show_default=True, help="Games per preset.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
-@click.option(
-    "--move-time", type=click.FloatRange(min=0.001), default=2.0, show_default=True, help="Seconds per decision."
-)
-@click.option(
-    "--startup", type=click.FloatRange(min=0.001), default=10.0, show_default=True, help="Seconds to say hello."
-)
+@move_time_option(2.0)
+@startup_option(10.0, "Seconds to say hello.")
 @click.option("--logs", type=click.Path(file_okay=False), help="Keep the bot's stderr logs in this directory.")
 def check_bot(command: str, games: int, seed: int, move_time: float, startup: float, logs: str | None) -> None:
     """Play COMMAND through every phase under several presets and print a report card.

@@ -7,7 +7,7 @@ import logging
 import pathlib
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -39,6 +39,29 @@ ISOLATIONS = ("none", "bwrap")  # rookarena.arena.isolation.CHOICES (a test keep
 @click.version_option(package_name="rookarena")
 def main() -> None:
     """Referee and tournament runner for computer Rook."""
+
+
+def _time_option(flag: str, least: float, default: float | None, help_text: str) -> Callable[[Any], Any]:
+    if default is None:
+        return click.option(flag, type=click.FloatRange(min=least), help=help_text)
+    return click.option(flag, type=click.FloatRange(min=least), default=default, show_default=True, help=help_text)
+
+
+def move_time_option(default: float | None, help_text: str = "Seconds per decision.") -> Callable[[Any], Any]:
+    """``--move-time``: the seconds a bot has for each decision."""
+    return _time_option("--move-time", 0.001, default, help_text)
+
+
+def bank_option(default: float | None, help_text: str = "Extra seconds per game and seat.") -> Callable[[Any], Any]:
+    """``--bank``: the seconds of time bank a seat has over a game."""
+    return _time_option("--bank", 0, default, help_text)
+
+
+def startup_option(
+    default: float | None, help_text: str = "Seconds to start and say hello.", least: float = 0.001
+) -> Callable[[Any], Any]:
+    """``--startup``: the seconds a bot has to start and say hello."""
+    return _time_option("--startup", least, default, help_text)
 
 
 WIDE_HELP = (

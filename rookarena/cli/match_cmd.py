@@ -22,8 +22,11 @@ from rookarena.cli.common import (
     _name_option,
     _never_started,
     _spec,
+    bank_option,
     load_rules,
     main,
+    move_time_option,
+    startup_option,
 )
 from rookarena.cli.gate import check_cap, exit_status, status_line
 from rookarena.cli.run_cmd import _guessable_warning, _seed_closing
@@ -73,19 +76,9 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
     help="bwrap: run every bot in a bubblewrap sandbox of its own (docs/league.md §8).",
 )
 @click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
-@click.option(
-    "--move-time", type=click.FloatRange(min=0.001), default=1.0, show_default=True, help="Seconds per decision."
-)
-@click.option(
-    "--bank", type=click.FloatRange(min=0), default=0.0, show_default=True, help="Extra seconds per game and seat."
-)
-@click.option(
-    "--startup",
-    type=click.FloatRange(min=0.001),
-    default=10.0,
-    show_default=True,
-    help="Seconds to start and say hello.",
-)
+@move_time_option(1.0)
+@bank_option(0.0)
+@startup_option(10.0)
 @click.option(
     "--faults",
     type=click.Choice(FAULT_POLICIES),
