@@ -170,14 +170,14 @@ def test_the_views_of_the_results_import_nothing_that_runs_bots(tmp_path: Path, 
 
 
 def test_the_fault_policies_of_the_command_line_are_the_referees() -> None:
-    from rookarena import cli
     from rookarena.arena import referee
+    from rookarena.cli.common import FAULT_POLICIES
 
-    assert tuple(policy.value for policy in referee.FaultPolicy) == cli.FAULT_POLICIES
+    assert tuple(policy.value for policy in referee.FaultPolicy) == FAULT_POLICIES
 
 
 def test_the_isolations_of_the_command_line_are_the_sandboxs() -> None:
-    from rookarena import cli
     from rookarena.arena import config, isolation
+    from rookarena.cli.common import ISOLATIONS
 
-    assert tuple(isolation.CHOICES) == cli.ISOLATIONS == config.ISOLATIONS
+    assert tuple(isolation.CHOICES) == ISOLATIONS == config.ISOLATIONS

@@ -69,6 +69,11 @@ def duplicate_text(duplicate: MeanInterval | None) -> str:
     return f"{_fixed(duplicate.mean, sign=True)} ± {_fixed(duplicate.half_width)}"
 
 
+def elo_text(row: Standing) -> str:
+    """``+35 ± 40``: the entry's Elo relative to the table's mean and its 95% half-width, whole points."""
+    return f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}"
+
+
 def rank_text(row: Standing, shared: set[int]) -> str:
     """``2`` or, for a rank that entries share, ``2=``."""
     return f"{row.rank}=" if row.rank in shared else str(row.rank)
@@ -93,7 +98,7 @@ def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
             row.sets,
             _fixed(row.average_bid),
             faults_text(row.faults),
-            f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}",
+            elo_text(row),
             duplicate_text(row.duplicate),
         ]
         for row in rows
@@ -109,7 +114,7 @@ def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
             row.name,
             row.games,
             f"{100 * row.win_rate.estimate:.1f}",
-            f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}",
+            elo_text(row),
             "-"
             if row.duplicate is None
             else f"{_fixed(row.duplicate.mean, 0, sign=True)} ± {_fixed(row.duplicate.half_width, 0)}",
