@@ -19,7 +19,9 @@ import pytest
 import trio
 from procs import processes_with
 
-from rookarena.arena.bots import STOP_WAIT, BotProcess, BotSpec, Fault, Limits
+from rookarena.arena.bots import BotProcess
+from rookarena.arena.process import STOP_WAIT
+from rookarena.arena.specs import BotSpec, Fault, Limits
 from rookarena.wire.protocol import FaultKind, Reply
 
 HERE = pathlib.Path(__file__).parent

@@ -26,7 +26,8 @@ import pytest
 from procs import processes_with
 
 from rookarena.arena import league
-from rookarena.arena.config import LeagueConfig, load
+from rookarena.arena.config import load
+from rookarena.arena.specs import LeagueConfig
 from rookarena.results import directory as results
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 import trio
 
-from rookarena.arena.bots import BotSpec, Limits
 from rookarena.arena.match import Match, MatchConfig
-from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import BotSpec, FaultPolicy, Limits, TimeControl
 from rookarena.engine.presets import TOURNAMENT
 
 LOGGING_BOT = textwrap.dedent(

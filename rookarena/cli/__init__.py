@@ -35,9 +35,8 @@ from rookarena.wire.records import derive_seed
 from .gate import check_cap, exit_status, status_line
 
 if TYPE_CHECKING:
-    from rookarena.arena.bots import BotSpec
-    from rookarena.arena.config import LeagueConfig
     from rookarena.arena.match import Match
+    from rookarena.arena.specs import BotSpec, LeagueConfig
 
 # The commands that run bots import trio, the referee and the league runner when they run, so that the
 # views of the results (show, report, standings) and --help start without them.
@@ -320,9 +319,8 @@ def match(
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C or SIGTERM
     """
-    from rookarena.arena.bots import Limits  # noqa: PLC0415 (see FAULT_POLICIES)
     from rookarena.arena.match import Match, MatchConfig  # noqa: PLC0415
-    from rookarena.arena.referee import FaultPolicy, TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import FaultPolicy, Limits, TimeControl  # noqa: PLC0415 (see FAULT_POLICIES)
 
     from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
 
@@ -537,7 +535,7 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     the bot is compliant (warnings allowed).
     """
     from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
-    from rookarena.arena.referee import TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import TimeControl  # noqa: PLC0415
 
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
@@ -828,7 +826,7 @@ def _parse_shard(text: str) -> tuple[int, int]:
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
-    from rookarena.arena.bots import BotSpec, command_of  # noqa: PLC0415
+    from rookarena.arena.specs import BotSpec, command_of  # noqa: PLC0415
 
     try:
         words = command_of(command)
