@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
-from rookarena.arena.bots import BotProcess
 from rookarena.arena.specs import Fault
 from rookarena.arena.specs import FaultPolicy as FaultPolicy  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import TimeControl as TimeControl  # noqa: PLC0414 (check-bot's name for it)
+from rookarena.arena.transport import Seat
 from rookarena.engine.actions import Action, Discard, parse_action
 from rookarena.engine.game import Game
 from rookarena.engine.rules import Rules
@@ -62,9 +62,9 @@ class _ForfeitError(Exception):
 
 
 class Referee:
-    """One game: four seats (bot processes, seat order 0..3), a clock, and a fault policy."""
+    """One game: four seats (bot processes, or scripts in tests; seat order 0..3), a clock, and a fault policy."""
 
-    def __init__(self, bots: Sequence[BotProcess], setup: GameSetup, time: TimeControl, policy: FaultPolicy) -> None:
+    def __init__(self, bots: Sequence[Seat], setup: GameSetup, time: TimeControl, policy: FaultPolicy) -> None:
         self.bots = list(bots)
         self.setup = setup
         self.time = time
