@@ -81,7 +81,7 @@ async def test_a_reply_to_another_request_is_ignored_and_the_seat_times_out() ->
     records.replay(record)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(
     move=st.sampled_from([0.1, 0.5, 1.0]),
     bank=st.sampled_from([0.0, 0.3, 2.0]),
