@@ -49,7 +49,7 @@ def check_bot(
     the bot is compliant (warnings allowed).
     """
     from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
-    from rookarena.arena.referee import TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import TimeControl  # noqa: PLC0415
 
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:

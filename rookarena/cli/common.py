@@ -20,8 +20,8 @@ from rookarena.results.standings import GameResult, Record
 from rookarena.wire.names import name_from_hello, name_problem
 
 if TYPE_CHECKING:
-    from rookarena.arena.bots import BotSpec
     from rookarena.arena.match import Match
+    from rookarena.arena.specs import BotSpec
 
 
 # The commands that run bots import trio, the referee and the league runner when they run, so that the
@@ -140,7 +140,7 @@ def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult]
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
-    from rookarena.arena.bots import BotSpec, command_of  # noqa: PLC0415
+    from rookarena.arena.specs import BotSpec, command_of  # noqa: PLC0415
 
     try:
         words = command_of(command)

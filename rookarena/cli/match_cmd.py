@@ -37,7 +37,7 @@ from rookarena.results import standings, tables
 from rookarena.wire import records
 
 if TYPE_CHECKING:
-    from rookarena.arena.bots import BotSpec
+    from rookarena.arena.specs import BotSpec
 
 
 def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
@@ -182,9 +182,8 @@ def match(
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C or SIGTERM
     """
-    from rookarena.arena.bots import Limits  # noqa: PLC0415 (see FAULT_POLICIES)
     from rookarena.arena.match import Match, MatchConfig  # noqa: PLC0415
-    from rookarena.arena.referee import FaultPolicy, TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import FaultPolicy, Limits, TimeControl  # noqa: PLC0415 (see FAULT_POLICIES)
 
     from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
 

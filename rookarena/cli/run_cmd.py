@@ -17,7 +17,7 @@ from rookarena.results import directory as results
 from rookarena.wire import records
 
 if TYPE_CHECKING:
-    from rookarena.arena.config import LeagueConfig
+    from rookarena.arena.specs import LeagueConfig
 
 
 @main.command()

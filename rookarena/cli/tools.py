@@ -247,8 +247,7 @@ def diff_command(
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
     import trio  # noqa: PLC0415 (only the diff runs bots)
 
-    from rookarena.arena.bots import Limits  # noqa: PLC0415
-    from rookarena.arena.referee import TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import Limits, TimeControl  # noqa: PLC0415
 
     settings: dict[str, Any] = {}
     try:

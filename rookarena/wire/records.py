@@ -8,7 +8,6 @@ in ``protocol/RECORD.md`` and ``protocol/schemas/record.schema.json``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -18,6 +17,8 @@ from rookarena.engine.actions import Action, parse_action, trump
 from rookarena.engine.cards import Card, Color, cards_text
 from rookarena.engine.game import Deal, Game, HandResult, Outcome, deal_cards
 from rookarena.engine.rules import SEATS, NestOrder, Rules
+from rookarena.engine.seeding import SEED_BITS as SEED_BITS  # noqa: PLC0414 (the name its readers use)
+from rookarena.engine.seeding import derive_seed as derive_seed  # noqa: PLC0414 (the name its readers use)
 from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError
 from rookarena.wire import position as in_progress
 
@@ -325,7 +326,6 @@ def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
     return Game(rules, random.Random(seed), first_dealer=first_dealer)
 
 
-SEED_BITS = 128  # the bits of a league or match seed drawn when none is given
 GUESSABLE_BITS = 64  # a seed of fewer bits can be found by trying them all
 
 
@@ -333,9 +333,3 @@ def guessable(seed: int) -> bool:
     """Whether ``seed`` is short enough for a bot to find by trying every seed up to it: its deals, and so
     every hidden card, would follow from the seat seeds it is sent."""
     return seed.bit_length() < GUESSABLE_BITS
-
-
-def derive_seed(base: int, *parts: object) -> int:
-    """A 63-bit seed from ``base`` and labels, the same on every machine and Python version."""
-    text = "/".join(str(part) for part in (base, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1

@@ -21,10 +21,9 @@ import trio
 from conftest import ROOT, TEST_BOTS
 from procs import processes_with
 
-from rookarena.arena.bots import BotSpec, Limits
 from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.proctree import become_subreaper, tracking
-from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import BotSpec, FaultPolicy, Limits, TimeControl
 from rookarena.engine.presets import TOURNAMENT
 from rookarena.wire import records
 

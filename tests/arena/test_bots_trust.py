@@ -20,7 +20,9 @@ import trio
 from conftest import TEST_BOTS
 from procs import processes_with
 
-from rookarena.arena.bots import STOP_WAIT, BotProcess, BotSpec, Fault, Limits
+from rookarena.arena.bots import BotProcess
+from rookarena.arena.process import STOP_WAIT
+from rookarena.arena.specs import BotSpec, Fault, Limits
 from rookarena.wire.protocol import FaultKind, Reply
 
 ADVERSARY = TEST_BOTS / "adversary.py"

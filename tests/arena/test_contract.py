@@ -14,10 +14,9 @@ import trio
 from conftest import ROOT, TEST_BOTS
 from contract_cases import CASES, END, START, Case, markdown
 
-from rookarena.arena.bots import BotSpec, Limits
 from rookarena.arena.checkbot import Probe, _hello_warnings, probe
 from rookarena.arena.match import Match, MatchConfig
-from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import BotSpec, FaultPolicy, Limits, TimeControl
 from rookarena.engine.presets import TOURNAMENT
 from rookarena.wire.advice import diagnose, ignored_cause
 

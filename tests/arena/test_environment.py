@@ -19,10 +19,10 @@ import pytest
 import trio
 from conftest import ROOT
 
-from rookarena.arena.bots import ENV_ALLOWED, BotSpec, Limits
 from rookarena.arena.match import Match, MatchConfig
+from rookarena.arena.process import ENV_ALLOWED
 from rookarena.arena.proctree import MARK as BOT_MARK
-from rookarena.arena.referee import TimeControl
+from rookarena.arena.specs import BotSpec, Limits, TimeControl
 from rookarena.engine.presets import TOURNAMENT
 
 SECRET = "ROOKARENA_TEST_SECRET"

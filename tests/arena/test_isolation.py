@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from rookarena.arena import isolation
-from rookarena.arena.bots import BotSpec
 from rookarena.arena.config import load
+from rookarena.arena.specs import BotSpec
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap) on PATH")
 

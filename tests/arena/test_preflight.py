@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from rookarena.arena import preflight
-from rookarena.arena.bots import Limits
+from rookarena.arena.specs import Limits
 
 
 @pytest.fixture

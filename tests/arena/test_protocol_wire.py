@@ -13,9 +13,8 @@ from conftest import ROOT
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from referencing import Registry, Resource
 
-from rookarena.arena.bots import BotSpec
 from rookarena.arena.match import Match, MatchConfig
-from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import BotSpec, FaultPolicy, TimeControl
 from rookarena.engine.presets import preset
 
 SCHEMAS = ROOT / "protocol" / "schemas"

@@ -18,10 +18,9 @@ import trio
 from conftest import ROOT
 
 from rookarena.arena import pool as workers
-from rookarena.arena.bots import BotSpec
-from rookarena.arena.config import Entry
 from rookarena.arena.league import Ahead, PlannedGame, Units
 from rookarena.arena.match import Scheduled
+from rookarena.arena.specs import BotSpec, Entry
 from rookarena.wire.protocol import LineBuffer
 
 SCRIPT = """

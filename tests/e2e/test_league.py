@@ -27,7 +27,8 @@ from conftest import ROOT, TEST_BOTS
 from procs import processes_with
 
 from rookarena.arena import league
-from rookarena.arena.config import LeagueConfig, load
+from rookarena.arena.config import load
+from rookarena.arena.specs import LeagueConfig
 from rookarena.results import directory as results
 
 BAD_BOT = TEST_BOTS / "bad_bot.py"

@@ -20,9 +20,8 @@ import trio
 from click.testing import CliRunner
 from conftest import ROOT, TEST_BOTS
 
-from rookarena.arena.bots import BotSpec, Limits, command_of
 from rookarena.arena.differ import Diff, Differ
-from rookarena.arena.referee import TimeControl
+from rookarena.arena.specs import BotSpec, Limits, TimeControl, command_of
 from rookarena.cli import main
 from rookarena.web import diff as diff_page
 from rookarena.wire import records, transcript

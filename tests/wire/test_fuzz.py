@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rookarena.arena import config as league_config
-from rookarena.arena.config import ConfigError, LeagueConfig, load
+from rookarena.arena.config import ConfigError, load
+from rookarena.arena.specs import LeagueConfig
 from rookarena.engine.rules import KNOBS
 from rookarena.wire.protocol import (
     VERSION,
