@@ -416,6 +416,10 @@ class BotProcess:
         if self.stderr_dropped:
             self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
 
+    @property
+    def returncode(self) -> int | None:
+        return None if self.process is None else self.process.returncode
+
     def catch_up_stderr(self) -> None:
         """Take what the bot has written to stderr so far without waiting, so that a game's share of its
         log ends where the game does (the drain task, woken later, finds the pipe empty and waits on)."""
@@ -423,7 +427,7 @@ class BotProcess:
             return
         for _ in range(64):  # at most 4 MiB: a flood is the cap's business
             try:
-                data = os.read(_fd(self.process.stderr), READ_CHUNK)
+                data = os.read(kernel.fd_of(self.process.stderr), READ_CHUNK)
             except (BlockingIOError, OSError):
                 return
             if not data:

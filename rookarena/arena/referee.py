@@ -281,9 +281,9 @@ class Referee:
         )
 
 
-def _gone(bot: BotProcess) -> str:
+def _gone(bot: Seat) -> str:
     """Why a bot that is not running is not: how its process ended, when it ended by itself."""
-    code = None if bot.process is None else bot.process.returncode
+    code = bot.returncode
     return "not running" if code is None else f"exited with status {code} after the game before"
 
 

@@ -16,6 +16,17 @@ class Seat(Protocol):
     label: str
     hello: Hello | None
     fault: Fault | None  # set once the bot can no longer be talked to
+    stderr_tail: bytes  # the end of what it wrote to stderr (a crash's error is quoted from it)
+    log_at: int | None  # the size of its stderr log so far, None without a log
+
+    @property
+    def returncode(self) -> int | None:
+        """How its process ended (None while it runs, or for a seat without a process)."""
+        ...
+
+    def catch_up_stderr(self) -> None:
+        """Take what it has written to stderr so far into its log, without waiting."""
+        ...
 
     @property
     def alive(self) -> bool:

@@ -43,10 +43,19 @@ class ScriptedSeat:
         self.received: list[dict[str, Any]] = []
         self.clock = 0.0
         self.ignored: list[str] = []
+        self.stderr_tail = b""  # a script writes no stderr and keeps no log
+        self.log_at: int | None = None
 
     @property
     def alive(self) -> bool:
         return self.fault is None
+
+    @property
+    def returncode(self) -> int | None:
+        return None
+
+    def catch_up_stderr(self) -> None:
+        pass
 
     def _take(self, data: bytes) -> None:
         self.received.extend(json.loads(line) for line in data.splitlines() if line)
