@@ -268,6 +268,12 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     "(the 95% Elo interval, as without a test).",
 )
 @click.option("--fail-on-faults", is_flag=True, help="Exit 5 when NEW (A) had a fault in any game, unless shown worse.")
+@click.option(
+    "--holdout",
+    is_flag=True,
+    help="Deals nobody chose: a seed drawn from the OS, its SHA-256 printed before the first game, the seed "
+    "at the end.",
+)
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def match(
@@ -293,6 +299,7 @@ def match(
     beta: float,
     at_cap: str,
     fail_on_faults: bool,
+    holdout: bool,
     wide: bool,
     verbose: int,
 ) -> None:
@@ -352,8 +359,12 @@ def match(
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
     team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
     team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
+    if holdout and seed is not None:
+        raise click.BadParameter("a held-out match draws its own seed: give --holdout or --seed, not both")
     drawn = seed is None
     seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
+    if holdout:
+        click.echo(f"holdout: the deals' seed is committed as sha256 {records.seed_commitment(seed)}", err=True)
     if isolation_kind == "bwrap":
         team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
         if records.guessable(seed):
@@ -450,6 +461,8 @@ def match(
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
     _seed_closing(seed, drawn, "--seed")
+    if holdout:
+        click.echo(f"holdout: seed {seed} is the one committed as sha256 {records.seed_commitment(seed)}", err=True)
     if status:
         raise SystemExit(status)
 
@@ -570,6 +583,12 @@ def check_bot(command: str, games: int, seed: int, move_time: float, startup: fl
     "recorded one is kept by --resume).",
 )
 @click.option(
+    "--holdout",
+    is_flag=True,
+    help="Play deals nobody chose: a seed drawn from the OS, whatever the configuration says, its SHA-256 "
+    "printed before the first game and recorded in league.json, the seed itself at the end.",
+)
+@click.option(
     "--standings-every",
     type=click.FloatRange(min=0),
     metavar="SECONDS",
@@ -583,6 +602,7 @@ def run(
     resume: bool,
     shard: str | None,
     seed: int | None,
+    holdout: bool,
     fmt: str,
     wide: bool,
     dry_run: bool,
@@ -609,7 +629,12 @@ def run(
         raise click.ClickException(str(exc)) from None
     label = f"{'/'.join(map(str, _parse_shard(shard)))}" if shard else None
     out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    if holdout:
+        if seed is not None:
+            raise click.BadParameter("a held-out run draws its own seed: give --holdout or --seed, not both")
+        config = dataclasses.replace(config, seed=secrets.randbits(records.SEED_BITS), seed_drawn=True)
     config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
+    commitment = records.seed_commitment(config.seed) if holdout else None
     isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
     games = league.plan(isolated)
     if shard:
@@ -643,11 +668,13 @@ def run(
     lock = results.ResultsLock(out_dir)
     try:
         lock.acquire()
-        finished = results.prepare(out_dir, config, resume, label)
+        finished = results.prepare(out_dir, config, resume, label, holdout=commitment)
     except RookError as exc:
         lock.release()
         raise click.ClickException(str(exc)) from None
     click.echo(f"results go to {out_dir}", err=True)
+    if commitment is not None:
+        click.echo(f"holdout: the deals' seed is committed as sha256 {commitment} (revealed at the end)", err=True)
     _seed_lines(config)
     todo = [game for game in games if game.game_id not in finished]
     # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
@@ -722,6 +749,8 @@ def run(
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
         raise SystemExit(1)
     _seed_closing(config.seed, config.seed_drawn, "seed:")
+    if commitment is not None:
+        click.echo(f"holdout: seed {config.seed} is the one committed as sha256 {commitment}", err=True)
 
 
 def _league_seed(
@@ -787,15 +816,19 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
         raise click.ClickException(str(exc)) from None
     if missing:
         click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
+    anchors = results.recorded_anchors(paths)
     if fmt == "json":
-        click.echo(json.dumps(tables.standings_json(standings.standings(played)), indent=2, allow_nan=False))
+        rows = standings.standings(played, anchors=anchors)
+        click.echo(json.dumps(tables.standings_json(rows), indent=2, allow_nan=False))
         return
-    click.echo(render_standings(played, fmt, wide))
+    click.echo(render_standings(played, fmt, wide, anchors))
 
 
-def render_standings(played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
+def render_standings(
+    played: Sequence[Record | GameResult], fmt: str, wide: bool = False, anchors: dict[str, float] | None = None
+) -> str:
     """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
-    return results.standings_text(played, fmt, wide=wide, width=_columns())
+    return results.standings_text(played, fmt, wide=wide, width=_columns(), anchors=anchors)
 
 
 def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:

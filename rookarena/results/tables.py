@@ -93,7 +93,7 @@ def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
             row.sets,
             _fixed(row.average_bid),
             faults_text(row.faults),
-            f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}",
+            elo_text(row),
             duplicate_text(row.duplicate),
         ]
         for row in rows
@@ -109,7 +109,7 @@ def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
             row.name,
             row.games,
             f"{100 * row.win_rate.estimate:.1f}",
-            f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}",
+            elo_text(row),
             "-"
             if row.duplicate is None
             else f"{_fixed(row.duplicate.mean, 0, sign=True)} ± {_fixed(row.duplicate.half_width, 0)}",
@@ -117,6 +117,13 @@ def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
         ]
         for row in rows
     ]
+
+
+def elo_text(row: Standing) -> str:
+    """``+96 ± 17``, or ``+0 fixed`` for an anchor, whose rating is given, not measured."""
+    if row.anchor:
+        return f"{_fixed(row.rating.elo, 0, sign=True)} fixed"
+    return f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}"
 
 
 def compact_faults(faults: Sequence[tuple[str, int]]) -> str:
@@ -131,7 +138,16 @@ def model_note(rows: Sequence[Standing], width: int | None = None) -> str:
     """The line under the table: what the ± are, and which model gave them (shortened to ``width``)."""
     paired = any(row.pairs for row in rows)
     dup = any(row.duplicate is not None for row in rows)
-    if paired:
+    if any(row.anchor for row in rows):
+        unit = "deal pairs" if paired else "games"
+        variants = [
+            f"± are 95% half-widths. Elo: Bradley–Terry against the anchors (fixed), errors over {unit}."
+            + (" dup diff: points per deal pair (both games summed), t-interval." if dup else ""),
+            f"± 95%. Elo: Bradley–Terry vs the fixed anchors, over {unit}."
+            + (" dup diff: points per deal pair." if dup else ""),
+            f"± 95%, Bradley–Terry vs fixed anchors, by {unit}",
+        ]
+    elif paired:
         variants = [
             "± are 95% half-widths. Elo: Bradley–Terry, relative to the table's mean, errors over deal pairs."
             + (" dup diff: points per deal pair (both games summed), t-interval." if dup else ""),

@@ -307,6 +307,14 @@ def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
 
 
 SEED_BITS = 128  # the bits of a league or match seed drawn when none is given
+
+
+def seed_commitment(seed: int) -> str:
+    """The SHA-256 (hex) of ``rookarena-seed:`` and the seed in decimal: published before the games, it
+    shows afterwards that the seed revealed is the one drawn, while (with 128 random bits) not giving it away."""
+    return hashlib.sha256(f"rookarena-seed:{seed}".encode("ascii")).hexdigest()
+
+
 GUESSABLE_BITS = 64  # a seed of fewer bits can be found by trying them all
 
 
