@@ -336,6 +336,7 @@ def standings_json(rows: Sequence[Standing]) -> dict[str, Any]:
                 "average_bid": row.average_bid,
                 "faults": dict(row.faults),
                 "rating": {"elo": row.rating.elo, "error": row.rating.error},
+                "anchor": row.anchor,
                 "pairs": row.pairs,
                 "duplicate": None
                 if row.duplicate is None
