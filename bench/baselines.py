@@ -34,6 +34,7 @@ from typing import IO, Any, TypeVar
 from rookarena.arena import config as league_config
 from rookarena.arena import league
 from rookarena.arena.bots import bot_environment
+from rookarena.arena.specs import LeagueConfig
 from rookarena.wire import protocol, records
 
 T = TypeVar("T")
@@ -134,7 +135,7 @@ CONFIG_BOT = """\
 """
 
 
-def bench_config(games: int, bots: int = 2, view: bool = False) -> league_config.LeagueConfig:
+def bench_config(games: int, bots: int = 2, view: bool = False) -> LeagueConfig:
     """A round robin of ``bots`` copies of the sample random bot, ``games`` games (even) per pairing, in
     duplicate. Without ``view`` the bots decline the view (``--no-view``): they read only the legal actions."""
     extra = "" if view else ", --no-view"
@@ -195,7 +196,7 @@ def _read_line(fd: int) -> bytes:
     return data
 
 
-def blocking_rate(config: league_config.LeagueConfig, seconds: float | None = None) -> Run:
+def blocking_rate(config: LeagueConfig, seconds: float | None = None) -> Run:
     """Play the league of ``config`` (two entries: one pairing) with one blocking loop; see the module's
     docstring. With ``seconds``, stop after the game during which that much play has passed (but play at
     least 3 games, for :func:`steady_rate`).

@@ -34,7 +34,7 @@ import trio
 from baselines import PLACEMENTS, Run, bench_config, blocking_rate, pipe_rate, placed, placement_note
 
 from rookarena.arena import league, pool
-from rookarena.arena.config import LeagueConfig
+from rookarena.arena.specs import LeagueConfig
 
 LOOP_GOAL = 0.95
 JOBS_GOAL = 1.8

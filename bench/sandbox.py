@@ -33,7 +33,8 @@ import time
 import trio
 
 from rookarena.arena import config, isolation, league
-from rookarena.arena.bots import BotSpec, bot_environment
+from rookarena.arena.bots import bot_environment
+from rookarena.arena.specs import BotSpec
 from rookarena.wire import protocol
 
 RANDOM = [sys.executable, "-m", "rookarena.randombot"]

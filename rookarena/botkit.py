@@ -31,7 +31,8 @@ import sys
 import traceback
 from typing import IO, Any
 
-from rookarena.wire.protocol import VERSION, referee_message
+from rookarena.players.botloop import converse
+from rookarena.wire.protocol import VERSION
 
 
 class Bot:
@@ -67,38 +68,29 @@ class Bot:
 
     def run(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
         """Play until ``bye`` or the end of input."""
-        source = sys.stdin if stdin is None else stdin
         self._out = sys.stdout if stdout is None else stdout
-        for number, line in enumerate(source, 1):
-            if not line.strip():
-                continue
-            message = referee_message(line)
-            if isinstance(message, str):  # never from the referee; from a person trying the bot by hand
-                self.log(f"{self.name}: line {number} of its input: {message}: skipped")
-                continue
-            kind = message.get("type")
-            if kind == "act":
-                self._send({"id": message["id"], "action": self._choose(message)})
-            elif kind == "hello":
-                hello: dict[str, Any] = {
-                    "type": "hello",
-                    "name": self.name,
-                    "version": self.version,
-                    "protocol": VERSION,
-                }
-                if not self.view:
-                    hello["view"] = False
-                self._send(hello)
-            elif kind == "game":
-                self.seat = int(message.get("seat", 0))
-                self.rules = dict(message.get("rules", {}))
-                self.players = list(message.get("players", []))
-                self.random = random.Random(message.get("seed", 0))
-                self.on_game(message)
-            elif kind == "bye":
-                return
-            else:
-                self.on_message(message)
+        converse(
+            sys.stdin if stdin is None else stdin,
+            self.name,
+            hello=self._hello,
+            act=lambda message, received: {"id": message["id"], "action": self._choose(message)},
+            send=self._send,
+            game=self._game,
+            other=self.on_message,
+        )
+
+    def _hello(self) -> dict[str, Any]:
+        hello: dict[str, Any] = {"type": "hello", "name": self.name, "version": self.version, "protocol": VERSION}
+        if not self.view:
+            hello["view"] = False
+        return hello
+
+    def _game(self, message: dict[str, Any]) -> None:
+        self.seat = int(message.get("seat", 0))
+        self.rules = dict(message.get("rules", {}))
+        self.players = list(message.get("players", []))
+        self.random = random.Random(message.get("seed", 0))
+        self.on_game(message)
 
     def _choose(self, message: dict[str, Any]) -> str:
         legal: list[str] = message["legal"]

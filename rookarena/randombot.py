@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import random
 import sys
+from typing import Any
 
 from rookarena.engine.actions import parse_action
-from rookarena.errors import ParseError
 from rookarena.players import random_action
-from rookarena.wire.protocol import referee_message
+from rookarena.players.botloop import converse
 
 
 def main() -> None:
@@ -27,36 +27,26 @@ def main() -> None:
     salt = words[0] if words else ""
     rng = random.Random(salt)
     out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        message = referee_message(line)
-        if isinstance(message, str):
-            print(f"rookarena-random: line {number} of its input: {message}: skipped", file=sys.stderr, flush=True)
-            continue
-        kind = message.get("type")
-        if kind == "game":
-            rng = random.Random(f"{message.get('seed')}/{salt}")
-        elif kind == "act":
-            legal_text = message["legal"]
-            if passive and "pass" in legal_text:
-                choice = "pass"
-            else:
-                try:
-                    choice = str(random_action([parse_action(text) for text in legal_text], rng))
-                except ParseError as exc:
-                    print(f"rookarena-random: line {number} of its input: {exc}: skipped", file=sys.stderr, flush=True)
-                    continue
-            out.write(json.dumps({"id": message["id"], "action": choice}) + "\n")
-            out.flush()
-        elif kind == "hello":
-            # It reads only the legal actions, so it declines the view.
-            hello = {"type": "hello", "name": "rookarena-random", "version": "1", "protocol": "rook/1", "view": False}
-            out.write(json.dumps(hello))
-            out.write("\n")
-            out.flush()
-        elif kind == "bye":
-            return
+
+    def game(message: dict[str, Any]) -> None:
+        nonlocal rng
+        rng = random.Random(f"{message.get('seed')}/{salt}")
+
+    def act(message: dict[str, Any], received: float) -> dict[str, Any]:
+        legal_text = message["legal"]
+        if passive and "pass" in legal_text:
+            return {"id": message["id"], "action": "pass"}
+        return {"id": message["id"], "action": str(random_action([parse_action(text) for text in legal_text], rng))}
+
+    def hello() -> dict[str, Any]:
+        # It reads only the legal actions, so it declines the view.
+        return {"type": "hello", "name": "rookarena-random", "version": "1", "protocol": "rook/1", "view": False}
+
+    def send(message: dict[str, Any]) -> None:
+        out.write(json.dumps(message) + "\n")
+        out.flush()
+
+    converse(sys.stdin, "rookarena-random", hello=hello, act=act, send=send, game=game)
 
 
 if __name__ == "__main__":

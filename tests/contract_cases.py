@@ -1,7 +1,7 @@
 """The fault table of PROTOCOL.md §9: every kind of line a bot may send, the referee's verdict, and the
 advice ``rookarena check-bot`` gives for it.
 
-``tests/test_contract.py`` sends each line through a real bot process (``tests/bots/scripted_bot.py``)
+``tests/arena/test_contract.py`` sends each line through a real bot process (``tests/bots/scripted_bot.py``)
 in a real match and checks the verdict, the message and the advice; it also checks that PROTOCOL.md
 holds the table exactly as :func:`markdown` renders it. After changing a case, run
 ``python tests/contract_cases.py`` and paste its output between the markers in PROTOCOL.md §9.

@@ -1,4 +1,4 @@
-"""The pure core stays pure: its modules import no I/O, processes, clock, CLI or report code.
+"""The pure core stays pure, and the folders import one another in one direction only.
 
 Imports are read from the source with :mod:`ast` (nothing is imported), including imports inside
 functions and ``if TYPE_CHECKING`` blocks, relative imports and ``from rookarena import cli``.
@@ -48,6 +48,8 @@ PURE = [
     "web/text",
     "wire/transcript",
     "web/diff",
+    "engine/seeding",
+    "arena/specs",
 ]
 FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.arena"}
 
@@ -66,6 +68,25 @@ def imported(source: str) -> set[str]:
                 full = node.module or ""
             names.add(full)
             # ``from rookarena import cli`` imports the module rookarena.cli.
+            names.update(f"{full}.{alias.name}" for alias in node.names)
+    return names
+
+
+def imported_by(path: Path, root: Path = PACKAGE) -> set[str]:
+    """Every module the file at ``path`` (in the package at ``root``) imports, relative imports resolved."""
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    package = parts if path.name == "__init__.py" else parts[:-1]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1])
+                full = f"{base}.{node.module}" if node.module else base
+            else:
+                full = node.module or ""
+            names.add(full)
             names.update(f"{full}.{alias.name}" for alias in node.names)
     return names
 
@@ -170,14 +191,124 @@ def test_the_views_of_the_results_import_nothing_that_runs_bots(tmp_path: Path, 
 
 
 def test_the_fault_policies_of_the_command_line_are_the_referees() -> None:
-    from rookarena import cli
-    from rookarena.arena import referee
+    from rookarena.arena import specs
+    from rookarena.cli.common import FAULT_POLICIES
 
-    assert tuple(policy.value for policy in referee.FaultPolicy) == cli.FAULT_POLICIES
+    assert tuple(policy.value for policy in specs.FaultPolicy) == FAULT_POLICIES
 
 
 def test_the_isolations_of_the_command_line_are_the_sandboxs() -> None:
-    from rookarena import cli
     from rookarena.arena import config, isolation
+    from rookarena.cli.common import ISOLATIONS
 
-    assert tuple(isolation.CHOICES) == cli.ISOLATIONS == config.ISOLATIONS
+    assert tuple(isolation.CHOICES) == ISOLATIONS == config.ISOLATIONS
+
+
+# Which parts of the package each part may import: engine < wire < players < arena; the results and their
+# views read records and settings only; the command line ties everything together. A part is a folder, or a
+# module directly inside the package; every part may import ``errors`` and the package itself (its version).
+BASE = {"rookarena", "errors"}
+ALLOWED: dict[str, set[str]] = {
+    "engine": {"engine"},
+    "wire": {"engine", "wire"},
+    "players": {"engine", "wire", "players"},
+    "arena": {"engine", "wire", "players", "arena"},
+    "results": {"engine", "wire", "results", "arena.specs"},
+    "web": {"engine", "wire", "results", "web", "arena.specs"},
+    "botkit": {"engine", "wire", "players", "botkit"},
+    "randombot": {"engine", "wire", "players", "botkit"},
+    "errors": set(),
+    "__init__": set(),
+    "__main__": {"cli"},
+}
+FOLDERS = sorted(path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file())
+TOP = sorted(path.stem for path in PACKAGE.glob("*.py"))
+
+
+def part_of(name: str) -> str | None:
+    """The part of the package a module name (or a name inside a module) is in; None outside the package."""
+    words = name.split(".")
+    if words[0] != "rookarena":
+        return None
+    if len(words) == 1 or words[1] not in (*FOLDERS, *TOP):
+        return "rookarena"  # the package itself, or a name in its __init__ (``from rookarena import __version__``)
+    if words[1:3] == ["arena", "specs"]:
+        return "arena.specs"
+    return words[1]
+
+
+def crossings(path: Path, root: Path = PACKAGE) -> set[str]:
+    """The imports of the file at ``path`` (in the package at ``root``) that go where its part may not."""
+    relative = path.relative_to(root)
+    part = relative.parts[0] if len(relative.parts) > 1 else relative.stem
+    if part == "cli":
+        return set()
+    allowed = ALLOWED[part] | BASE | {part}
+    if "arena" in allowed:
+        allowed = allowed | {"arena.specs"}
+    return {name for name in imported_by(path, root) if (to := part_of(name)) is not None and to not in allowed}
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_part_of_the_package_has_its_place_in_the_table() -> None:
+    assert set(FOLDERS) - {"cli"} <= set(ALLOWED), sorted(set(FOLDERS) - set(ALLOWED))
+    assert set(TOP) <= set(ALLOWED), sorted(set(TOP) - set(ALLOWED))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[str(path.relative_to(PACKAGE)) for path in SOURCES])
+def test_imports_go_one_way_between_the_parts(path: Path) -> None:
+    assert not crossings(path), f"rookarena/{path.relative_to(PACKAGE)} imports {sorted(crossings(path))}"
+
+
+NO_TRIO = ("engine", "wire", "results", "web")
+
+
+@pytest.mark.parametrize("path", [path for part in NO_TRIO for path in sorted((PACKAGE / part).rglob("*.py"))])
+def test_no_module_of_the_core_results_or_views_imports_trio(path: Path) -> None:
+    assert not {name for name in imported_by(path) if name.split(".")[0] == "trio"}, path
+
+
+@pytest.mark.parametrize(
+    ("where", "source", "crossing"),
+    [
+        ("engine/x.py", "from rookarena.wire import records", {"rookarena.wire", "rookarena.wire.records"}),
+        ("engine/x.py", "from ..wire import records", {"rookarena.wire", "rookarena.wire.records"}),
+        ("wire/x.py", "from rookarena.players import heuristic", {"rookarena.players", "rookarena.players.heuristic"}),
+        (
+            "results/x.py",
+            "from rookarena.arena.bots import BotSpec",
+            {"rookarena.arena.bots", "rookarena.arena.bots.BotSpec"},
+        ),
+        ("results/x.py", "from rookarena.arena import config", {"rookarena.arena", "rookarena.arena.config"}),
+        ("web/x.py", "import rookarena.cli", {"rookarena.cli"}),
+        ("players/x.py", "from rookarena.arena import specs", {"rookarena.arena", "rookarena.arena.specs"}),
+        ("results/x.py", "from rookarena.arena.specs import LeagueConfig", set()),
+        ("web/x.py", "from . import model", set()),
+        ("arena/x.py", "from rookarena import __version__", set()),
+        ("engine/x.py", "from rookarena.errors import RulesError", set()),
+        ("cli/x.py", "from rookarena.arena import bots", set()),
+    ],
+)
+def test_the_direction_check_catches(tmp_path: Path, where: str, source: str, crossing: set[str]) -> None:
+    fake = tmp_path / "rookarena"
+    (fake / where).parent.mkdir(parents=True)
+    (fake / where).write_text(source, encoding="utf-8")
+    assert crossings(fake / where, fake) == crossing
+
+
+def test_the_results_and_their_views_load_no_trio() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import importlib, pkgutil, sys\n"
+        "import rookarena.results, rookarena.web\n"
+        "for package in (rookarena.results, rookarena.web):\n"
+        "    for module in pkgutil.iter_modules(package.__path__, package.__name__ + '.'):\n"
+        "        importlib.import_module(module.name)\n"
+        "print(' '.join(sorted(name for name in sys.modules if name.split('.')[0] == 'trio')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == "", f"importing rookarena.results and rookarena.web loaded {done.stdout.strip()}"

@@ -1,4 +1,4 @@
-"""Bot processes: start, talk rook/1 with deadlines, capture stderr, and stop without leaving anything.
+"""The talking side of a bot process: rook/1 with deadlines over its pipes, its stderr captured, its stop.
 
 Each bot runs in its own session (so its own process group) with ``PYTHONUNBUFFERED=1``. Its stdout is
 read through the protocol's bounded line buffer; its stderr is drained by a task of its own into a log
@@ -9,23 +9,22 @@ fills the disk). Every wait has a deadline; every failure becomes a :class:`Faul
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import os
-import resource
 import select
-import shlex
-import signal
-import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 import trio
 
 from rookarena import __version__
+from rookarena.arena import process as kernel
 from rookarena.arena import proctree
-from rookarena.arena.proctree import bot_processes, signal_group
+from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
+from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
+from rookarena.arena.specs import Fault
+from rookarena.arena.specs import Limits as Limits  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.wire.protocol import (
     Conversation,
     Event,
@@ -44,78 +43,8 @@ READ_CHUNK = 65536
 QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without parking the task
 YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
 EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
-STOP_WAIT = 5.0  # seconds: the most a stop waits for the kernel to reap a killed process or end a pipe
 KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 EXTERNAL_STOP_WAIT = 1.0  # seconds to wait for the referee's own stop after a bot is ended by one of those
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class BotSpec:
-    """How to start one bot program."""
-
-    name: str
-    command: tuple[str, ...]
-    cwd: str | None = None
-    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    limits: Limits | None = None  # this bot's own limits, instead of the league's
-    reuse: bool = True  # whether a league may keep its process for the next unit it plays in
-    per_game: bool = False  # a new process for every game, so that no process plays a deal twice
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Fault:
-    kind: FaultKind
-    detail: str
-    line: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.detail}" + (f" (sent {self.line[:120]!r})" if self.line else "")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Limits:
-    """What one bot process may use. ``None`` means no limit beyond the machine's."""
-
-    max_line: int = 64 * 1024  # bytes in one line on stdout
-    stderr_cap: int = 1024 * 1024  # bytes of stderr over the process's life
-    startup: float = 10.0  # seconds to start and say hello
-    grace: float = 1.0  # seconds between end of input, SIGTERM and SIGKILL
-    memory_mb: int | None = None  # address space of each process, MiB
-    cpu_seconds: int | None = None  # CPU time of each process over its life
-    processes: int | None = None  # processes alive at once in the bot's session
-    files: int | None = None  # open file descriptors of each process
-
-    def preexec(self) -> Callable[[], None] | None:
-        """The function that applies the kernel-enforced limits in the child before it runs the bot."""
-        settings: list[tuple[int, int, int]] = []
-        if self.memory_mb is not None:
-            size = self.memory_mb * 1024 * 1024
-            settings.append((resource.RLIMIT_AS, size, size))
-        if self.cpu_seconds is not None:
-            settings.append((resource.RLIMIT_CPU, self.cpu_seconds, self.cpu_seconds + 1))
-        if self.files is not None:
-            settings.append((resource.RLIMIT_NOFILE, self.files, self.files))
-        if not settings:
-            return None
-
-        def apply() -> None:
-            for which, soft, hard in settings:
-                resource.setrlimit(which, (soft, hard))
-
-        return apply
-
-
-# Words a program prints when it runs out of the memory its limit allows (Python, C++, Node, Java, C).
-MEMORY_WORDS = (
-    b"MemoryError",
-    b"bad_alloc",
-    b"out of memory",
-    b"Cannot allocate memory",
-    b"OutOfMemoryError",
-    b"Fatal process OOM",
-)
-FILES_WORDS = (b"Too many open files",)
 
 
 class BotProcess:
@@ -164,24 +93,14 @@ class BotProcess:
         """Start the process and complete the handshake within the startup deadline."""
         env = bot_environment(self.spec.env)
         env[proctree.MARK] = self.token
-        proctree.become_subreaper()
         try:
-            self.process = await trio.lowlevel.open_process(
-                list(self.spec.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.spec.cwd,
-                env=env,
-                start_new_session=True,
-                preexec_fn=self.limits.preexec(),
-            )
+            self.process = await kernel.spawn(self.spec.command, self.spec.cwd, env, self.limits)
         except OSError as exc:
             self._drain_done.set()
             return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {exc.strerror}"))
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
         proctree.started(self.process.pid)
-        self._stdin_fd, self._stdout_fd = _fd(self.process.stdin), _fd(self.process.stdout)
+        self._stdin_fd, self._stdout_fd = kernel.fd_of(self.process.stdin), kernel.fd_of(self.process.stdout)
         self._poller.register(self._stdout_fd, select.POLLIN)
         nursery.start_soon(self._drain_stderr)
         with contextlib.suppress(OSError, AttributeError):
@@ -402,27 +321,14 @@ class BotProcess:
             return self.fault  # a limit already stopped it: that is the cause
         if code is None:
             return Fault(FaultKind.CRASH, what)
-        limits = self.limits
-        if limits.cpu_seconds is not None and code == -signal.SIGXCPU:
-            return Fault(FaultKind.LIMIT, f"cpu: used its {limits.cpu_seconds} s of CPU time")
-        if limits.memory_mb is not None and any(word in self.stderr_tail for word in MEMORY_WORDS):
-            return Fault(FaultKind.LIMIT, f"memory: ran out of its {limits.memory_mb} MiB")
-        if limits.files is not None and any(word in self.stderr_tail for word in FILES_WORDS):
-            return Fault(FaultKind.LIMIT, f"files: opened more than {limits.files} files")
-        if code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            if -code in STOP_SIGNALS:
-                # A stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
-                # scancel signals every process of a job) is stopping everything, and the referee's own signal
-                # is on its way. Wait for it: it cancels this wait, and the game is then not recorded, rather
-                # than recorded as this bot's crash.
-                await trio.sleep(EXTERNAL_STOP_WAIT)
-                return Fault(FaultKind.CRASH, f"killed by {name}, which the referee did not send")
-            return Fault(FaultKind.CRASH, f"killed by {name}")
-        return Fault(FaultKind.CRASH, f"exited with status {code}")
+        fault, external = kernel.exit_fault(code, self.limits, self.stderr_tail)
+        if external:
+            # A stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
+            # scancel signals every process of a job) is stopping everything, and the referee's own signal
+            # is on its way. Wait for it: it cancels this wait, and the game is then not recorded, rather
+            # than recorded as this bot's crash.
+            await trio.sleep(EXTERNAL_STOP_WAIT)
+        return fault
 
     def _fail(self, fault: Fault) -> Fault:
         if self.fault is not None:
@@ -436,8 +342,7 @@ class BotProcess:
         if self.fault is None:
             self.fault = Fault(FaultKind.LIMIT, detail)
         if self.process is not None:
-            signal_group(self.process.pid, signal.SIGKILL)
-            _kill_all(bot_processes(self.process.pid, self.token))
+            kernel.kill_tree(self.process.pid, self.token)
             if self._waiting is not None:
                 self._waiting.cancel()
 
@@ -448,7 +353,7 @@ class BotProcess:
         root = self.process.pid
         with self._tasks_scope:
             while self.process.returncode is None and self.fault is None:
-                if len(bot_processes(root, self.token, thorough=False)) > most:
+                if len(proctree.bot_processes(root, self.token, thorough=False)) > most:
                     self._over_limit(f"processes: more than {most} at once")
                     return
                 await trio.sleep(0.1)
@@ -540,36 +445,8 @@ class BotProcess:
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             assert process.stdin is not None
             await process.stdin.aclose()
-        with trio.move_on_after(self.limits.grace):
-            await process.wait()
-        self.ended_by = "exit"
-        # Who is left: everything of the bot but its own process, when that exited on its own. What left the
-        # session and the tree (setsid, then a double fork) is still found: re-parented to this process, its
-        # subreaper, and marked with the bot's token.
-        if process.returncode is not None:
-            tree = [pid for pid in bot_processes(process.pid, self.token) if pid != process.pid]
-            self.left_behind = len(tree)
-        else:
-            tree = bot_processes(process.pid, self.token)
-            self.ended_by = "sigterm"
-            signal_group(process.pid, signal.SIGTERM)
-            with trio.move_on_after(self.limits.grace):
-                await process.wait()
-            if process.returncode is None:
-                self.ended_by = "sigkill"
-        signal_group(process.pid, signal.SIGKILL)  # leftovers in the group, even after the leader exited
-        for _ in range(3):  # and everything else of it, looked for again: what it started meanwhile
-            _kill_all(tree)
-            if process.returncode is not None and not tree:
-                break
-            tree = [pid for pid in bot_processes(process.pid, self.token) if pid != process.pid]
-        with trio.move_on_after(STOP_WAIT):
-            await process.wait()
-        if process.returncode is None:  # pragma: no cover - a process the kernel cannot end (stuck in I/O)
-            log.warning("%s: pid %d did not end within %g s of SIGKILL", self.label, process.pid, STOP_WAIT)
-        else:
-            proctree.forget(process.pid)
-        await _reap()
+        self.ended_by = "exit"  # until it is known how: a second stop meanwhile finds it stopping
+        self.ended_by, self.left_behind = await kernel.end(process, self.token, self.limits.grace, self.label)
         self._exit_scope.cancel()
         if self._pidfd >= 0:
             trio.lowlevel.notify_closing(self._pidfd)  # the watcher, if still waiting on it, is woken first
@@ -580,50 +457,9 @@ class BotProcess:
         with trio.move_on_after(self.limits.grace):
             await self._drain_done.wait()  # the rest of its stderr, up to end of file
         self._drain_scope.cancel()
-        with trio.move_on_after(STOP_WAIT):
+        with trio.move_on_after(kernel.STOP_WAIT):
             await self._drain_done.wait()
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     await stream.aclose()
-
-
-def _kill_all(pids: Sequence[int]) -> None:
-    for pid in set(pids) - {os.getpid()}:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-
-
-async def _reap() -> None:
-    """Reap the zombies of killed processes re-parented to this process (their subreaper)."""
-    for _ in range(10):
-        if not proctree.reap_orphans():
-            return
-        await trio.sleep(0.01)
-
-
-# The only variables of the referee's environment a bot sees; everything else (tokens, keys, paths to
-# private files) stays behind. A bot's configuration may add its own.
-ENV_ALLOWED = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
-
-
-def bot_environment(extra: Mapping[str, str]) -> dict[str, str]:
-    """A bot's environment: the allow-listed variables, the bot's own, and ``PYTHONUNBUFFERED=1``."""
-    env = {name: os.environ[name] for name in ENV_ALLOWED if name in os.environ}
-    env.update(extra)
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
-def _fd(stream: trio.abc.SendStream | trio.abc.ReceiveStream | None) -> int:
-    """The descriptor of one of a process's pipes (on POSIX, trio opens them as ``FdStream``)."""
-    assert isinstance(stream, trio.lowlevel.FdStream)
-    return stream.fileno()
-
-
-def command_of(value: str | Sequence[str]) -> tuple[str, ...]:
-    """A command from a list of words, or one string split as a POSIX shell would."""
-    words = shlex.split(value) if isinstance(value, str) else list(value)
-    if not words:
-        raise ValueError("empty command")
-    return tuple(words)

@@ -12,56 +12,21 @@ import os
 import pathlib
 import secrets
 import shutil
-from collections.abc import Mapping
 from typing import Any
 
 import yaml
 
-from rookarena.arena.bots import BotSpec, Limits, command_of
-from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import BotSpec, Entry, FaultPolicy, LeagueConfig, Limits, TimeControl, command_of
+from rookarena.arena.specs import as_mapping as as_mapping  # noqa: PLC0414 (the name its readers use)
 from rookarena.engine.presets import resolve
 from rookarena.engine.rules import Rules
+from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.wire.names import name_problem
-from rookarena.wire.records import SEED_BITS
 
 
 class ConfigError(RookError):
     """A league configuration that cannot be run."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Entry:
-    """One league entry: the bot, and the program for its team's second seat (the same by default)."""
-
-    name: str
-    bot: BotSpec
-    partner: BotSpec
-    isolation: str = "none"  # how its processes are shut in: "none", or "bwrap" (rookarena.arena.isolation)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class LeagueConfig:
-    name: str
-    rules: Rules
-    rules_name: str
-    format: str
-    games: int
-    duplicate: bool
-    seed: int
-    jobs: int
-    time: TimeControl
-    faults: FaultPolicy
-    withdraw_after: int
-    limits: Limits
-    entries: tuple[Entry, ...]
-    source: str  # the file's text, copied into the results directory
-    origin: str = ""  # the file it was read from
-    pin_cpus: str = "auto"  # keep each worker and its bots on one CPU: "auto", "on" or "off"
-    reuse: bool = True  # whether bot processes may be kept from one unit to the next (each bot can say no)
-    seed_drawn: bool = False  # no `seed:` written: ``seed`` was drawn from the OS (a resume keeps the recorded one)
-    isolation: str = "none"  # the league's default: "none", or "bwrap" (rookarena.arena.isolation)
-    anchors: tuple[tuple[str, float], ...] = ()  # (entry, Elo): ratings held fixed, the others rated against them
 
 
 FORMATS = ("round-robin", "gauntlet")
@@ -447,33 +412,6 @@ class _Reader:
             ):
                 raise self.fail(node, key, f"no file {script!r} for {program} (relative to {str(where)!r})")
         return BotSpec(name=name, command=words, cwd=cwd, env=env)
-
-
-def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:
-    """Every setting that can change a league's games: a results directory is only resumed under the same."""
-    return {
-        "name": config.name,
-        "rules": config.rules.to_mapping(),
-        "format": config.format,
-        "games": config.games,
-        "duplicate": config.duplicate,
-        "seed": config.seed,
-        "time": dataclasses.asdict(config.time),
-        "faults": config.faults.value,
-        "withdraw_after": config.withdraw_after,
-        "limits": dataclasses.asdict(config.limits),
-        "bots": [
-            {
-                "name": entry.name,
-                "command": list(entry.bot.command),
-                "partner": list(entry.partner.command),
-                "cwd": entry.bot.cwd,
-                "env": dict(entry.bot.env),
-                "limits": None if entry.bot.limits is None else dataclasses.asdict(entry.bot.limits),
-            }
-            for entry in config.entries
-        ],
-    }
 
 
 def program_problem(path: pathlib.Path) -> str | None:

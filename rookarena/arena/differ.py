@@ -25,8 +25,8 @@ from typing import Any
 
 import trio
 
-from rookarena.arena.bots import BotProcess, BotSpec, Fault, Limits
-from rookarena.arena.referee import TimeControl
+from rookarena.arena.bots import BotProcess
+from rookarena.arena.specs import BotSpec, Fault, Limits, TimeControl
 from rookarena.wire.names import safe_file_name
 from rookarena.wire.protocol import bye_message
 from rookarena.wire.transcript import Answer, Decision, News, died, script, seats_of, unit_of

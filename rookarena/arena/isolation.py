@@ -23,8 +23,7 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
-from rookarena.arena.bots import BotSpec
-from rookarena.arena.config import LeagueConfig
+from rookarena.arena.specs import BotSpec, LeagueConfig
 from rookarena.errors import RookError
 
 CHOICES = ("none", "bwrap")

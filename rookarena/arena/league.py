@@ -18,9 +18,8 @@ from typing import Any
 
 import trio
 
-from rookarena.arena.bots import BotSpec
-from rookarena.arena.config import Entry, LeagueConfig
 from rookarena.arena.match import BotPool, Match, MatchConfig, NextNeeds, Scheduled, open_pool, schedule
+from rookarena.arena.specs import BotSpec, Entry, LeagueConfig
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -21,12 +21,14 @@ from typing import Any
 
 import trio
 
-from rookarena.arena.bots import BotProcess, BotSpec, Fault, Limits
-from rookarena.arena.referee import FaultPolicy, GameSetup, Referee, TimeControl, forfeit_record
+from rookarena.arena.bots import BotProcess
+from rookarena.arena.referee import GameSetup, Referee, forfeit_record
+from rookarena.arena.specs import BotSpec, Fault, FaultPolicy, Limits, TimeControl
 from rookarena.engine.rules import Rules
+from rookarena.engine.seeding import deal_seed
 from rookarena.wire.names import safe_file_name
 from rookarena.wire.protocol import bye_message
-from rookarena.wire.records import derive_seed, new_game
+from rookarena.wire.records import new_game
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,7 +72,7 @@ def schedule(games: int, seed: int, duplicate: bool) -> list[Scheduled]:
                 index=index,
                 deal=deal,
                 swapped=duplicate and index % 2 == 1,
-                seed=derive_seed(seed, "deal", deal),
+                seed=deal_seed(seed, deal),
                 first_dealer=deal % 4,
             )
         )

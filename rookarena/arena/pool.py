@@ -31,8 +31,8 @@ from typing import Any
 import trio
 
 from rookarena.arena import proctree
-from rookarena.arena.config import LeagueConfig
 from rookarena.arena.league import Ahead, PlannedGame, Units, units
+from rookarena.arena.specs import LeagueConfig
 from rookarena.errors import RookError
 from rookarena.wire import records
 from rookarena.wire.protocol import LineBuffer

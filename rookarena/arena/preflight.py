@@ -5,7 +5,7 @@ from __future__ import annotations
 import resource
 from collections.abc import Sequence
 
-from rookarena.arena.bots import Limits
+from rookarena.arena.specs import Limits
 
 # File descriptors the referee holds per bot process: three pipes, the stderr log, and trio's process
 # handle; with some to spare for the results files and the event loop.

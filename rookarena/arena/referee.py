@@ -11,17 +11,20 @@ forfeit, ``forfeit``.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import random
 import statistics
 from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
-from rookarena.arena.bots import BotProcess, Fault
+from rookarena.arena.specs import Fault
+from rookarena.arena.specs import FaultPolicy as FaultPolicy  # noqa: PLC0414 (check-bot's name for it)
+from rookarena.arena.specs import TimeControl as TimeControl  # noqa: PLC0414 (check-bot's name for it)
+from rookarena.arena.transport import Seat
 from rookarena.engine.actions import Action, Discard, parse_action
 from rookarena.engine.game import Game
 from rookarena.engine.rules import Rules
+from rookarena.engine.seeding import substitute_seed
 from rookarena.errors import IllegalActionError, ParseError
 from rookarena.players import random_action
 from rookarena.wire import records
@@ -40,23 +43,7 @@ from rookarena.wire.protocol import (
     request_id,
     seat_seed,
 )
-from rookarena.wire.records import derive_seed
 from rookarena.wire.replies import not_legal
-
-
-class FaultPolicy(enum.Enum):
-    FORFEIT = "forfeit"
-    SUBSTITUTE = "substitute"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TimeControl:
-    move: float = 1.0  # seconds per decision
-    bank: float = 0.0  # extra seconds per game a seat may spend beyond its per-decision time
-    startup: float = 10.0  # seconds to start and say hello
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -75,15 +62,15 @@ class _ForfeitError(Exception):
 
 
 class Referee:
-    """One game: four seats (bot processes, seat order 0..3), a clock, and a fault policy."""
+    """One game: four seats (bot processes, or scripts in tests; seat order 0..3), a clock, and a fault policy."""
 
-    def __init__(self, bots: Sequence[BotProcess], setup: GameSetup, time: TimeControl, policy: FaultPolicy) -> None:
+    def __init__(self, bots: Sequence[Seat], setup: GameSetup, time: TimeControl, policy: FaultPolicy) -> None:
         self.bots = list(bots)
         self.setup = setup
         self.time = time
         self.policy = policy
         self.game = records.new_game(setup.rules, setup.seed, setup.first_dealer)
-        self.rng = random.Random(derive_seed(setup.seed, "substitute"))
+        self.rng = random.Random(substitute_seed(setup.seed))
         self.bank = [time.bank] * 4
         self.faults: list[dict[str, Any]] = []
         self.replaced = [not bot.alive for bot in self.bots]
@@ -176,10 +163,9 @@ class Referee:
         outbox = self.outbox[seat]
         before = b"".join(outbox)
         outbox.clear()
-        reply, elapsed = await bot.ask(request, request_id, move + bank, before)
+        reply, elapsed = await bot.ask(request, request_id, self.time.grant(bank), before)
         self.times[seat].append(elapsed)
-        if elapsed > move:
-            self.bank[seat] = max(0.0, bank - (elapsed - move))
+        self.bank[seat] = self.time.charge(bank, elapsed)
         if isinstance(reply, Fault):
             self._fault(seat, reply)
             return None, elapsed

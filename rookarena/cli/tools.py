@@ -8,11 +8,10 @@ from typing import Any
 
 import click
 
+from rookarena.cli.common import _logging, _spec, bank_option, main, move_time_option, startup_option
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
-
-from . import _logging, _spec, main
 
 
 @main.command("bot")
@@ -193,15 +192,9 @@ def show_command(directory: str, game: str, seat: int | None) -> None:
 )
 @click.option("--game", "wanted", multiple=True, metavar="ID", help="Only this game (repeat for more).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most this many games.")
-@click.option(
-    "--move-time", type=click.FloatRange(min=0.001), help="Seconds per decision (default: the league's, else 1)."
-)
-@click.option(
-    "--bank", type=click.FloatRange(min=0), help="Seconds of time bank per game (default: the league's, else 0)."
-)
-@click.option(
-    "--startup", type=click.FloatRange(min=0.1), help="Seconds to start and say hello (default: the league's, else 10)."
-)
+@move_time_option(None, "Seconds per decision (default: the league's, else 1).")
+@bank_option(None, "Seconds of time bank per game (default: the league's, else 0).")
+@startup_option(None, "Seconds to start and say hello (default: the league's, else 10).", least=0.1)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Also write the diff as an HTML page here.")
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def diff_command(
@@ -254,8 +247,7 @@ def diff_command(
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
     import trio  # noqa: PLC0415 (only the diff runs bots)
 
-    from rookarena.arena.bots import Limits  # noqa: PLC0415
-    from rookarena.arena.referee import TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import Limits, TimeControl  # noqa: PLC0415
 
     settings: dict[str, Any] = {}
     try:

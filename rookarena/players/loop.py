@@ -18,9 +18,9 @@ from typing import IO, Any
 
 from rookarena.players import RandomPlayer
 from rookarena.players.base import Deadline, Player
+from rookarena.players.botloop import converse
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.search import SearchPlayer, settings_for
-from rookarena.wire.protocol import referee_message
 
 # The share of a request's deadline (and of the time bank) a player may think for.
 DEADLINE_SHARE = 0.4
@@ -38,37 +38,23 @@ def serve(player: Player, version: str, stdin: IO[str] | None = None, stdout: IO
     """Play rook/1 until ``bye`` or the end of input; return the exit status (0)."""
     source = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
-    for number, line in enumerate(source, 1):
-        received = time.monotonic()
-        if not line.strip():
-            continue
-        message = referee_message(line)
-        if isinstance(message, str):
-            print(f"{player.name}: line {number} of its input: {message}: skipped", file=sys.stderr, flush=True)
-            continue
-        kind = message.get("type")
-        if kind == "act":
-            try:
-                action = player.act(message, deadline_for(message, received))
-            except Exception as exc:  # never lose the seat over a bug: log it and play something legal
-                print(f"{player.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                action = message["legal"][0]
-            out.write(json.dumps({"id": message["id"], "action": action}) + "\n")
-            out.flush()
-        elif kind == "game":
-            player.start_game(message)
-        elif kind == "hello":
-            hello = {
-                "type": "hello",
-                "name": player.name,
-                "version": version,
-                "protocol": "rook/1",
-                "view": player.view,
-            }
-            out.write(json.dumps(hello) + "\n")
-            out.flush()
-        elif kind == "bye":
-            break
+
+    def act(message: dict[str, Any], received: float) -> dict[str, Any]:
+        try:
+            action = player.act(message, deadline_for(message, received))
+        except Exception as exc:  # never lose the seat over a bug: log it and play something legal
+            print(f"{player.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            action = message["legal"][0]
+        return {"id": message["id"], "action": action}
+
+    def hello() -> dict[str, Any]:
+        return {"type": "hello", "name": player.name, "version": version, "protocol": "rook/1", "view": player.view}
+
+    def send(message: dict[str, Any]) -> None:
+        out.write(json.dumps(message) + "\n")
+        out.flush()
+
+    converse(source, player.name, hello=hello, act=act, send=send, game=player.start_game)
     return 0
 
 

@@ -8,15 +8,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rookarena.engine.rules import Rules
+from rookarena.engine.seeding import players_seed
 from rookarena.players import random_action
 from rookarena.wire import records
-from rookarena.wire.records import derive_seed
 
 
 def random_game(rules: Rules, seed: int, rules_name: str) -> dict[str, Any]:
     """The record of one game of four random players; deals from ``seed``, choices from a derived seed."""
     game = records.new_game(rules, seed)
-    rng = random.Random(derive_seed(seed, "players"))
+    rng = random.Random(players_seed(seed))
     while not game.is_over:
         game.apply(random_action(game.legal_actions(), rng))
     return records.build(game, seed=seed, rules_name=rules_name, seats=["random"] * 4)

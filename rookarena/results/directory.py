@@ -23,7 +23,7 @@ from rookarena.results.standings import GameResult, HeadToHead, Record, ResultSt
 from rookarena.wire import records
 
 if TYPE_CHECKING:
-    from rookarena.arena.config import LeagueConfig
+    from rookarena.arena.specs import LeagueConfig
 
 GAMES_FILE = "games.jsonl"
 PLAN_FILE = "league.json"
@@ -63,7 +63,7 @@ def prepare(
             (out_dir / "logs").mkdir(exist_ok=True)
         except OSError as exc:
             raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
-    from rookarena.arena.config import as_mapping  # noqa: PLC0415 (it imports the bots, which the views of results need not)
+    from rookarena.arena.specs import as_mapping  # noqa: PLC0415
 
     meta: dict[str, Any] = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE

@@ -29,7 +29,7 @@ H1 when H0 is true, β of accepting H0 when H1 is true.
   early s² is often far too small: with 10 pairs the plain test accepted H0 15% of the time when H1
   was true), and nothing at all once NEW forfeited a pair before its first hand (no points to
   compare, and leaving it out would pass a NEW that crashes). The realised error rates are checked
-  in ``tests/test_sprt_calibration.py`` and ``bench/sprt.py --gate``.
+  in ``tests/results/test_sprt_calibration.py`` and ``bench/sprt.py --gate``.
 - **Caps.** :func:`min_decision` is the fewest games or pairs after which some sample can reach a
   bound, and :func:`expected_games` Wald's approximation of the games to a decision at the bounds:
   ``match`` refuses a cap under the first and warns under the second.
@@ -365,7 +365,7 @@ def _extreme_llrs(values: Sequence[float], n: int, elo0: float, elo1: float) -> 
     """The highest and the lowest LLR that n outcomes on at most two of ``values`` can give.
 
     For each two values the LLR is searched over the split of the n outcomes (ternary search inside,
-    both ends and their neighbours checked). ``tests/test_sprt.py`` checks against every outcome count
+    both ends and their neighbours checked). ``tests/results/test_sprt.py`` checks against every outcome count
     that no other sample does better for small n.
     """
     hi, lo = -math.inf, math.inf

@@ -69,6 +69,14 @@ def duplicate_text(duplicate: MeanInterval | None) -> str:
     return f"{_fixed(duplicate.mean, sign=True)} ± {_fixed(duplicate.half_width)}"
 
 
+def elo_text(row: Standing) -> str:
+    """``+35 ± 40``: the entry's Elo and its 95% half-width, whole points; ``+0 fixed`` for an anchor,
+    whose rating is given, not measured."""
+    if row.anchor:
+        return f"{_fixed(row.rating.elo, 0, sign=True)} fixed"
+    return f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}"
+
+
 def rank_text(row: Standing, shared: set[int]) -> str:
     """``2`` or, for a rank that entries share, ``2=``."""
     return f"{row.rank}=" if row.rank in shared else str(row.rank)
@@ -117,13 +125,6 @@ def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
         ]
         for row in rows
     ]
-
-
-def elo_text(row: Standing) -> str:
-    """``+96 ± 17``, or ``+0 fixed`` for an anchor, whose rating is given, not measured."""
-    if row.anchor:
-        return f"{_fixed(row.rating.elo, 0, sign=True)} fixed"
-    return f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}"
 
 
 def compact_faults(faults: Sequence[tuple[str, int]]) -> str:

@@ -18,6 +18,8 @@ from rookarena.engine.actions import Action, parse_action, trump
 from rookarena.engine.cards import Card, Color, cards_text
 from rookarena.engine.game import Deal, Game, HandResult, Outcome, deal_cards
 from rookarena.engine.rules import SEATS, NestOrder, Rules
+from rookarena.engine.seeding import SEED_BITS as SEED_BITS  # noqa: PLC0414 (the name its readers use)
+from rookarena.engine.seeding import derive_seed as derive_seed  # noqa: PLC0414 (the name its readers use)
 from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError
 
 FORMAT = "rookarena.record/1"
@@ -306,9 +308,6 @@ def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
     return Game(rules, random.Random(seed), first_dealer=first_dealer)
 
 
-SEED_BITS = 128  # the bits of a league or match seed drawn when none is given
-
-
 def seed_commitment(seed: int) -> str:
     """The SHA-256 (hex) of ``rookarena-seed:`` and the seed in decimal: published before the games, it
     shows afterwards that the seed revealed is the one drawn, while (with 128 random bits) not giving it away."""
@@ -322,9 +321,3 @@ def guessable(seed: int) -> bool:
     """Whether ``seed`` is short enough for a bot to find by trying every seed up to it: its deals, and so
     every hidden card, would follow from the seat seeds it is sent."""
     return seed.bit_length() < GUESSABLE_BITS
-
-
-def derive_seed(base: int, *parts: object) -> int:
-    """A 63-bit seed from ``base`` and labels, the same on every machine and Python version."""
-    text = "/".join(str(part) for part in (base, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1

@@ -5,7 +5,7 @@ Run from the project root::
     python3 tests/golden/regenerate.py
 
 then review ``git diff tests/golden``: any change to the shuffle, the engine, the random players or the
-record format shows up there. ``tests/test_records.py`` fails until the files match the code again.
+record format shows up there. ``tests/wire/test_records.py`` fails until the files match the code again.
 """
 
 from __future__ import annotations

@@ -1,0 +1,47 @@
+"""``rookarena check-bot``: one bot against the random bot, its faults as a report card."""
+
+from __future__ import annotations
+
+import pathlib
+import tempfile
+from typing import TYPE_CHECKING
+
+import click
+
+from rookarena.cli import text as report
+from rookarena.cli.common import _spec, main, move_time_option, startup_option
+
+if TYPE_CHECKING:
+    pass
+
+
+@main.command("check-bot")
+@click.argument("command")
+@click.option("--games", type=click.IntRange(min=1), default=4, show_default=True, help="Games per preset.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@move_time_option(2.0)
+@startup_option(10.0, "Seconds to say hello.")
+@click.option("--logs", type=click.Path(file_okay=False), help="Keep the bot's stderr logs in this directory.")
+def check_bot(command: str, games: int, seed: int, move_time: float, startup: float, logs: str | None) -> None:
+    """Play COMMAND through every phase under several presets and print a report card.
+
+    The bot plays both seats of one team against the packaged random bot, which passes in the auction
+    whenever it may, so that the bot wins auctions; every phase (win an auction, discard, name trump,
+    lead, follow, play the Rook) must come up under each preset. Faults fail, with advice by cause;
+    fragile behaviour (answering twice, a slow start, a hello missing fields) warns. Exits 0 only when
+    the bot is compliant (warnings allowed).
+    """
+    from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+    from rookarena.arena.specs import TimeControl  # noqa: PLC0415
+
+    spec = _spec(command, None, "bot")
+    with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
+        log_dir = pathlib.Path(logs) if logs else pathlib.Path(scratch)
+        log_dir.mkdir(parents=True, exist_ok=True)
+        card = checkbot.run(
+            spec, games=games, seed=seed, time=TimeControl(move=move_time, startup=startup), log_dir=log_dir
+        )
+    note = f"stderr logs in {log_dir}" if logs else "--logs DIR keeps the bot's stderr logs"
+    click.echo(report.report_card(card.name, card.checks, note))
+    if not all(check.passed for check in card.checks):
+        raise SystemExit(1)

@@ -1,0 +1,229 @@
+"""Shared by the commands: the group, the options' checks, the rules loader, bot specs and names, logging."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import pathlib
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rookarena.engine.presets import PRESETS, resolve
+from rookarena.engine.rules import Rules
+from rookarena.errors import RookError
+from rookarena.results import directory as results
+from rookarena.results.standings import GameResult, Record
+from rookarena.wire.names import name_from_hello, name_problem
+
+if TYPE_CHECKING:
+    from rookarena.arena.match import Match
+    from rookarena.arena.specs import BotSpec
+
+
+# The commands that run bots import trio, the referee and the league runner when they run, so that the
+# views of the results (show, report, standings) and --help start without them.
+
+# The commands that run bots import trio, the referee and the league runner when they run, so that the
+# views of the results (show, report, standings) and --help start without them.
+FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.arena.referee.FaultPolicy's values (a test keeps them equal)
+
+
+ISOLATIONS = ("none", "bwrap")  # rookarena.arena.isolation.CHOICES (a test keeps them equal)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rookarena")
+def main() -> None:
+    """Referee and tournament runner for computer Rook."""
+
+
+def _time_option(flag: str, least: float, default: float | None, help_text: str) -> Callable[[Any], Any]:
+    if default is None:
+        return click.option(flag, type=click.FloatRange(min=least), help=help_text)
+    return click.option(flag, type=click.FloatRange(min=least), default=default, show_default=True, help=help_text)
+
+
+def move_time_option(default: float | None, help_text: str = "Seconds per decision.") -> Callable[[Any], Any]:
+    """``--move-time``: the seconds a bot has for each decision."""
+    return _time_option("--move-time", 0.001, default, help_text)
+
+
+def bank_option(default: float | None, help_text: str = "Extra seconds per game and seat.") -> Callable[[Any], Any]:
+    """``--bank``: the seconds of time bank a seat has over a game."""
+    return _time_option("--bank", 0, default, help_text)
+
+
+def startup_option(
+    default: float | None, help_text: str = "Seconds to start and say hello.", least: float = 0.001
+) -> Callable[[Any], Any]:
+    """``--startup``: the seconds a bot has to start and say hello."""
+    return _time_option("--startup", least, default, help_text)
+
+
+WIDE_HELP = (
+    "Every column of the standings (the CSV and JSON files always have them all). The default table "
+    "shows: # rank; bot; games; score % (a draw counts half); Elo: Bradley–Terry rating relative to "
+    "the table's mean, ± its 95% half-width; dup diff: the mean point difference per deal pair (own "
+    "minus opponent's final score, both games summed) ± its 95% t half-width; faults (when any): "
+    "the most frequent kind and its count, +N for other kinds. --wide adds wins, losses, draws, "
+    "the score's 95% Wilson interval, points "
+    "for and against per game, bids won, made %, sets, average bid and the faults by kind. With "
+    "duplicate deals every ± counts deal pairs as the units; the line under the table says so."
+)
+
+
+def load_rules(spec: str) -> tuple[str, Rules]:
+    """A preset name, or a YAML file holding ``preset:`` and knob overrides."""
+    path = pathlib.Path(spec)
+    if spec in PRESETS or not (path.suffix in (".yaml", ".yml", ".json") or path.exists()):
+        try:
+            return resolve(spec)
+        except RookError as exc:
+            raise click.BadParameter(f"{exc}, or a YAML rules file", param_hint="--rules") from None
+    import yaml  # noqa: PLC0415
+
+    try:
+        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {spec!r}: {exc.strerror}", param_hint="--rules") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{spec}:{mark.line + 1}" if mark is not None else spec
+        raise click.ClickException(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    try:
+        return resolve(data if data is not None else {})
+    except RookError as exc:
+        raise click.ClickException(f"{spec}: {exc}") from None
+
+
+def _table_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A tabulate table format, or a usage error naming the choices (the default needs no check, and no
+    import of tabulate before the games)."""
+    if value == "simple":
+        return value
+    import tabulate  # noqa: PLC0415 - imported only when a format must be checked
+
+    if value not in tabulate.tabulate_formats:
+        raise click.BadParameter(f"{value!r}: expected one of {', '.join(sorted(tabulate.tabulate_formats))}")
+    return value
+
+
+def _table_or_json(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    return value if value == "json" else _table_format(ctx, param, value)
+
+
+def _name_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A bot's name given on the command line: it becomes part of game ids and file names."""
+    problem = None if value is None else name_problem(value)
+    if problem is not None:
+        raise click.BadParameter(f"{value!r} cannot be a name: {problem}")
+    return value
+
+
+def _columns() -> int:
+    """The terminal's width (80 when it cannot be told), for fitting the standings."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def render_standings(
+    played: Sequence[Record | GameResult], fmt: str, wide: bool = False, anchors: dict[str, float] | None = None
+) -> str:
+    """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
+    return results.standings_text(played, fmt, wide=wide, width=_columns(), anchors=anchors)
+
+
+def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
+    """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text shown."""
+    return results.write(out_dir, played, fmt, wide=wide, width=_columns())
+
+
+def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
+    from rookarena.arena.specs import BotSpec, command_of  # noqa: PLC0415
+
+    try:
+        words = command_of(command)
+    except ValueError as exc:
+        raise click.BadParameter(f"{command!r}: {exc}") from None
+    if shutil.which(words[0]) is None and not pathlib.Path(words[0]).exists():
+        raise click.BadParameter(f"{command!r}: no program {words[0]!r} found")
+    return BotSpec(name=name or _bot_name(words) or fallback, command=words)
+
+
+def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> list[BotSpec | None]:
+    """Each spec named by its bot's hello, unless the name was given (PROTOCOL.md §5: the config's or the
+    command line's name, else the hello's); name clashes get a suffix. The bots are started once, side by
+    side, for their hello; one that does not complete the handshake stops the command with one line."""
+    import trio  # noqa: PLC0415
+
+    from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+
+    probes: dict[int, checkbot.Probe] = {}
+
+    async def ask(index: int, spec: BotSpec) -> None:
+        probes[index] = await checkbot.probe(spec, startup)
+
+    async def ask_all() -> None:
+        async with trio.open_nursery() as nursery:
+            for index, (spec, given) in enumerate(specs):
+                if spec is not None and not given:
+                    nursery.start_soon(ask, index, spec)
+
+    trio.run(ask_all)
+    named: list[BotSpec | None] = []
+    for index, (spec, _) in enumerate(specs):
+        found = probes.get(index)
+        if spec is not None and found is not None:
+            if found.hello is None:
+                cause = found.fault.detail if found.fault is not None else "no hello"
+                tail = f"; its stderr ended with: {found.stderr_tail!r}" if found.stderr_tail else ""
+                raise click.ClickException(f"{' '.join(spec.command)!r} never completed its handshake: {cause}{tail}")
+            spec = dataclasses.replace(spec, name=name_from_hello(found.hello.name))
+        taken = [other.name for other in named if other is not None and other.command != spec.command] if spec else []
+        if spec is not None and spec.name in taken:
+            spec = dataclasses.replace(spec, name=f"{spec.name}-{taken.count(spec.name) + 1}")
+        named.append(spec)
+    return named
+
+
+def _never_started(played: list[dict[str, Any]], runner: Match) -> None:
+    """A match that did not really happen is not reported: when every game was forfeited by one side
+    whose bot never completed a handshake, say so in one line (the caller exits 1)."""
+    sides = {record["teams"][record["forfeit"]["team"]] if record.get("forfeit") else None for record in played}
+    if len(sides) != 1 or None in sides:
+        return
+    side = sides.pop()
+    procs = [proc for proc in runner.procs if proc is not None and proc.spec.name == side]
+    if not procs or any(proc.hello is not None for proc in procs):
+        return
+    fault = next((proc.fault for proc in procs if proc.fault is not None), None)
+    detail = f": {fault.kind}: {fault.detail}" if fault is not None else ""
+    tails = [proc.stderr_tail.decode(errors="replace").strip().splitlines() for proc in procs]
+    tail = next((lines[-1][:200] for lines in tails if lines), "")
+    said = f"; its stderr ended with: {tail!r}" if tail else ""
+    raise click.ClickException(f"{side} never completed its handshake in {len(played)} game(s){detail}{said}")
+
+
+def _bot_name(words: tuple[str, ...]) -> str:
+    """A short name from a command: the script's stem if there is one, else the program's."""
+    if "-m" in words[:-1]:
+        return words[words.index("-m") + 1].rsplit(".", 1)[-1]
+    for word in words:
+        path = pathlib.Path(word)
+        if path.suffix in (".py", ".js", ".rb", ".pl", ".sh", ".jar", ".java"):
+            return path.stem
+    if pathlib.Path(words[0]).name == "java":  # java [-cp DIR] [options] MainClass [args]
+        rest = list(words[1:])
+        while rest and rest[0].startswith("-"):
+            rest = rest[2:] if rest[0] in ("-cp", "-classpath", "--class-path") else rest[1:]
+        if rest:
+            return rest[0].rsplit(".", 1)[-1]
+    return pathlib.Path(words[0]).name
+
+
+def _logging(verbose: int) -> None:
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)

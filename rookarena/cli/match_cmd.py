@@ -1,0 +1,385 @@
+"""``rookarena match``: two bots, one pair of seats each, optionally to an SPRT verdict."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import secrets
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rookarena.arena import proctree
+from rookarena.cli import text as report
+from rookarena.cli.common import (
+    FAULT_POLICIES,
+    ISOLATIONS,
+    WIDE_HELP,
+    _columns,
+    _hello_names,
+    _logging,
+    _name_option,
+    _never_started,
+    _spec,
+    bank_option,
+    load_rules,
+    main,
+    move_time_option,
+    startup_option,
+)
+from rookarena.cli.gate import check_cap, exit_status, status_line
+from rookarena.cli.run_cmd import _guessable_warning, _seed_closing
+from rookarena.errors import RookError
+from rookarena.results import directory as results
+from rookarena.results import sprt as sequential
+from rookarena.results import standings, tables
+from rookarena.wire import records
+
+if TYPE_CHECKING:
+    from rookarena.arena.specs import BotSpec
+
+
+def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
+    """Lock a match's results directory, refusing one that holds a league's or another match's games."""
+    lock = results.ResultsLock(out_dir)
+    try:
+        lock.acquire()
+        if (out_dir / results.PLAN_FILE).exists():
+            raise results.ResultsError(f"{out_dir} holds a league's results: use another --out")
+        games = out_dir / results.GAMES_FILE
+        if games.exists() and games.stat().st_size > 0:
+            raise results.ResultsError(f"{out_dir} already holds the games of another match: use another --out")
+    except RookError as exc:
+        lock.release()
+        raise click.ClickException(str(exc)) from None
+    return lock
+
+
+@main.command()
+@click.argument("command_a")
+@click.argument("command_b")
+@click.option("--partner-a", help="A different program for team A's second seat.")
+@click.option("--partner-b", help="A different program for team B's second seat.")
+@click.option("--name-a", callback=_name_option, help="Name of team A's bot (default: from the command).")
+@click.option("--name-b", callback=_name_option, help="Name of team B's bot (default: from the command).")
+@click.option("--games", type=click.IntRange(min=1), default=2, show_default=True, help="Games to play.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed of the deals (default: drawn from the OS, and printed at the end)."
+)
+@click.option(
+    "--isolation",
+    "isolation_kind",
+    type=click.Choice(ISOLATIONS),
+    default="none",
+    show_default=True,
+    help="bwrap: run every bot in a bubblewrap sandbox of its own (docs/league.md §8).",
+)
+@click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
+@move_time_option(1.0)
+@bank_option(0.0)
+@startup_option(10.0)
+@click.option(
+    "--faults",
+    type=click.Choice(FAULT_POLICIES),
+    default="forfeit",
+    show_default=True,
+    help="A fault forfeits the game, or a random legal action is substituted.",
+)
+@click.option(
+    "--duplicate/--no-duplicate", default=True, show_default=True, help="Play each deal twice, seats swapped."
+)
+@click.option("--out", type=click.Path(file_okay=False), help="Directory for games.jsonl and the bots' stderr logs.")
+@click.option(
+    "--sprt",
+    nargs=2,
+    type=float,
+    metavar="ELO0 ELO1",
+    help="Stop as soon as a sequential test accepts H0: elo = ELO0 or H1: elo = ELO1 (A over B; ELO0 < ELO1, "
+    "finite, within ±1000). Over deal pairs with duplicate deals, over games without.",
+)
+@click.option(
+    "--sprt-points",
+    nargs=2,
+    type=float,
+    metavar="D0 D1",
+    help="Stop as soon as a sequential test on A's point difference per deal pair (both games summed, skew-"
+    "corrected) accepts H0: mean = D0 or H1: mean = D1 (D0 < D1, within ±10000). Needs duplicate deals; not with "
+    "--sprt.",
+)
+@click.option(
+    "--alpha",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="The test's chance of accepting H1 when H0 is true; 0 < alpha, alpha + beta < 1.",
+)
+@click.option(
+    "--beta",
+    type=float,
+    default=0.05,
+    show_default=True,
+    help="The test's chance of accepting H0 when H1 is true; 0 < beta, alpha + beta < 1.",
+)
+@click.option(
+    "--at-cap",
+    type=click.Choice(["undecided", "fixed"]),
+    default="undecided",
+    show_default=True,
+    help="When the test has not decided after --games: exit 4 (undecided), or take the fixed-sample verdict "
+    "(the 95% Elo interval, as without a test).",
+)
+@click.option("--fail-on-faults", is_flag=True, help="Exit 5 when NEW (A) had a fault in any game, unless shown worse.")
+@click.option(
+    "--holdout",
+    is_flag=True,
+    help="Deals nobody chose: a seed drawn from the OS, its SHA-256 printed before the first game, the seed "
+    "at the end.",
+)
+@click.option("--wide", is_flag=True, help=WIDE_HELP)
+@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
+def match(
+    command_a: str,
+    command_b: str,
+    partner_a: str | None,
+    partner_b: str | None,
+    name_a: str | None,
+    name_b: str | None,
+    games: int,
+    seed: int | None,
+    isolation_kind: str,
+    rules_spec: str,
+    move_time: float,
+    bank: float,
+    startup: float,
+    faults: str,
+    duplicate: bool,
+    out: str | None,
+    sprt: tuple[float, float] | None,
+    sprt_points: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    at_cap: str,
+    fail_on_faults: bool,
+    holdout: bool,
+    wide: bool,
+    verbose: int,
+) -> None:
+    """Play COMMAND_A (team A, seats 0 and 2) against COMMAND_B (team B) and print who won what.
+
+    Each command is one string, split as a shell would: for example 'python3 bot.py --level 2'. For
+    regression tests A is the new version and B the old: the summary gives A's win rate and Elo
+    difference with 95% intervals, the likelihood that A is stronger, and the paired difference over
+    duplicate deals. With duplicate deals every interval and test counts deal pairs, not games.
+
+    \b
+    The summary ends with the question asked, its answer, each side's faults
+    and the exit status:
+      0  A is not shown worse: the test accepted H1, or accepted H0 with
+         ELO1 (D1) > 0 ("not shown better"); without a test (or undecided with
+         --at-cap fixed) when the 95% Elo interval reaches 0
+      1  an error (Error: ...)
+      2  a usage error, such as invalid --sprt bounds, or a --games too small
+         for the test ever to decide (checked before any game)
+      3  A is shown worse: the test accepted H0 and ELO1 (D1) <= 0, as with
+         --sprt -10 0 ("is A worse?"); without a test (or undecided with
+         --at-cap fixed), the whole 95% Elo interval is below 0
+      4  the test did not decide within --games (without --at-cap fixed);
+         the points test also when A forfeited a deal pair before its first hand
+      5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
+      130  stopped by Ctrl-C or SIGTERM
+    """
+    from rookarena.arena.match import Match, MatchConfig  # noqa: PLC0415
+    from rookarena.arena.specs import FaultPolicy, Limits, TimeControl  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+
+    _logging(verbose)
+    if duplicate and games % 2:
+        raise click.BadParameter(
+            f"expected an even number with --duplicate (each deal is played twice), got {games}", param_hint="--games"
+        )
+    test = _sequential_test(sprt, sprt_points, alpha, beta, duplicate)
+    warning = check_cap(test, games) if test is not None else None
+    if warning is not None:
+        click.echo(warning, err=True)
+    out_dir = pathlib.Path(out) if out else None
+    lock = _match_out(out_dir) if out_dir is not None else None
+    name, rules_value = load_rules(rules_spec)
+    a, b, a2, b2 = _hello_names(
+        [
+            (_spec(command_a, name_a, "a"), name_a is not None),
+            (_spec(command_b, name_b, "b"), name_b is not None),
+            (_spec(partner_a, None, "a2") if partner_a else None, False),
+            (_spec(partner_b, None, "b2") if partner_b else None, False),
+        ],
+        startup,
+    )
+    assert a is not None and b is not None
+    if a.name == b.name:
+        a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
+    team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
+    team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
+    if holdout and seed is not None:
+        raise click.BadParameter("a held-out match draws its own seed: give --holdout or --seed, not both")
+    drawn = seed is None
+    seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
+    if holdout:
+        click.echo(f"holdout: the deals' seed is committed as sha256 {records.seed_commitment(seed)}", err=True)
+    if isolation_kind == "bwrap":
+        team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
+        if records.guessable(seed):
+            click.echo(_guessable_warning(seed, "--seed"), err=True)
+    config = MatchConfig(
+        team_a=team_a,
+        team_b=team_b,
+        rules=rules_value,
+        rules_name=name,
+        games=games,
+        seed=seed,
+        duplicate=duplicate,
+        time=TimeControl(move=move_time, bank=bank, startup=startup),
+        policy=FaultPolicy(faults),
+        limits=Limits(startup=startup),
+        log_dir=out_dir,
+        names=(a.name, b.name),
+    )
+    played: list[dict[str, Any]] = []
+    sink = results.RecordSink(out_dir / results.GAMES_FILE) if out_dir else None
+
+    decision: list[sequential.SPRTResult] = []
+    # The test's running sums: O(1) per finished game or deal pair. A pair's first game waits in `pending`.
+    tally = [test.start()] if test is not None else []
+    pending: list[dict[str, Any]] = []
+
+    def on_record(record: dict[str, Any]) -> None:
+        played.append(record)
+        if sink is not None:
+            sink.write(record)
+        click.echo(report.game_line(record, a.name, len(played), games), err=True)
+        if not tally or decision:
+            return
+        if tally[0].test.model is sequential.Model.TRINOMIAL:
+            game = standings.game_result(record)
+            tally[0] = tally[0].add_game(game.score if game.teams[0] == a.name else 1 - game.score)
+        elif not pending:
+            pending.append(record)
+            return
+        else:
+            first = pending.pop()
+            outcome = standings.pair_outcome(first, record, a.name)
+            if outcome is None:
+                return  # not a pair
+            if outcome[1] is None and tally[0].test.model is sequential.Model.POINTS:
+                # A game forfeited before its first hand: no points. NEW's forfeit stops the points test
+                # deciding at all (it must not pass by crashing); OLD's leaves the pair out.
+                if not _faulted([first, record], a.name):
+                    return
+                tally[0] = tally[0].add_forfeit()
+            else:
+                tally[0] = tally[0].add_pair(outcome[0], outcome[1] or 0.0)
+        result = tally[0].result()
+        if result.decision is not None:
+            decision.append(result)
+            click.echo(f"test decided after {len(played)} games", err=True)
+            runner.stop()
+
+    runner = Match(config)
+    try:
+        run_trio(until_signal, runner.run, on_record)
+    except StopRequestedError:
+        ignore_stop_signals()
+        click.echo(f"interrupted after {len(played)} of {games} games", err=True)
+        raise SystemExit(130) from None
+    finally:
+        # every bot is stopped: what is still re-parented to this process was left by one of them
+        proctree.kill_strays()
+        if sink is not None:
+            sink.close()
+        if lock is not None:
+            lock.release()
+    _never_started(played, runner)
+    click.echo(results.standings_text(played, "simple", crosstable=False, wide=wide, width=_columns()))
+    summary = standings.head_to_head(played, a.name, b.name)
+    outcome = decision[0] if decision else tally[0].result() if tally else None
+    click.echo("")
+    click.echo(tables.match_summary(summary, outcome))
+    fixed = sequential.Outcome.WORSE if summary.elo.hi < 0 else sequential.Outcome.NOT_WORSE
+    if outcome is None:
+        found = fixed
+        click.echo("question: is NEW worse than OLD? (the whole 95% Elo interval below 0)")
+        worse = found is sequential.Outcome.WORSE
+        click.echo(f"answer: {'yes: NEW is worse' if worse else 'no: NEW is not shown worse'}")
+    else:
+        found = sequential.verdict(outcome).outcome
+        if found is sequential.Outcome.UNDECIDED and at_cap == "fixed":
+            found = fixed
+            click.echo(report.fixed_verdict(summary.elo))
+    results_played = standings.game_results(played)
+    click.echo(report.match_faults(results_played, a.name, b.name))
+    status = exit_status(found, _faulted(played, a.name), fail_on_faults)
+    click.echo(status_line(status))
+    if out_dir is not None:
+        click.echo(f"records: {out_dir / 'games.jsonl'}")
+    _seed_closing(seed, drawn, "--seed")
+    if holdout:
+        click.echo(f"holdout: seed {seed} is the one committed as sha256 {records.seed_commitment(seed)}", err=True)
+    if status:
+        raise SystemExit(status)
+
+
+def _faulted(played: Sequence[dict[str, Any]], name: str) -> bool:
+    """Whether ``name`` had a fault in any of the records ``played``."""
+    for g in standings.each_result(played):
+        if name in g.teams and any(faulty == g.teams.index(name) for faulty, _ in g.faults):
+            return True
+    return False
+
+
+def _isolated_teams(
+    team_a: tuple[BotSpec, BotSpec], team_b: tuple[BotSpec, BotSpec], out_dir: pathlib.Path | None
+) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
+    """Both teams' programs under bubblewrap, each team hidden from the other's files and the records."""
+    from rookarena.arena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    try:
+        isolation.check()
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    def shut(team: tuple[BotSpec, BotSpec], other: tuple[BotSpec, BotSpec]) -> tuple[BotSpec, BotSpec]:
+        hidden = isolation.hidden_paths(out_dir, None, other)
+        # each game in new processes, as in a league: a kept process would remember deals it meets again
+        first, second = (dataclasses.replace(isolation.isolate(spec, hidden), per_game=True) for spec in team)
+        return first, second
+
+    return shut(team_a, team_b), shut(team_b, team_a)
+
+
+def _sequential_test(
+    sprt: tuple[float, float] | None,
+    points: tuple[float, float] | None,
+    alpha: float,
+    beta: float,
+    duplicate: bool,
+) -> sequential.SequentialTest | None:
+    """The test `match` runs, checked before any game: one line and exit status 2 for a bad argument."""
+    if sprt is not None and points is not None:
+        raise click.BadParameter("use --sprt or --sprt-points, not both", param_hint="--sprt-points")
+    if points is not None and not duplicate:
+        raise click.BadParameter("the points test counts deal pairs: drop --no-duplicate", param_hint="--sprt-points")
+    try:
+        sequential.check_error_rates(alpha, beta)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--alpha/--beta") from None
+    if sprt is None and points is None:
+        return None
+    model = sequential.Model.POINTS
+    if sprt is not None:
+        model = sequential.Model.PENTANOMIAL if duplicate else sequential.Model.TRINOMIAL
+    bounds = sprt if sprt is not None else points
+    assert bounds is not None
+    try:
+        return sequential.SequentialTest(model, bounds[0], bounds[1], alpha, beta)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--sprt" if sprt is not None else "--sprt-points") from None

@@ -1,0 +1,276 @@
+"""``rookarena run``: a league from its YAML configuration, resumable and shardable."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import os
+import pathlib
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from rookarena.arena import proctree
+from rookarena.cli.common import WIDE_HELP, _logging, _table_format, main, write_standings
+from rookarena.engine.seeding import SEED_BITS
+from rookarena.errors import RookError
+from rookarena.results import directory as results
+from rookarena.wire import records
+
+if TYPE_CHECKING:
+    from rookarena.arena.specs import LeagueConfig
+
+
+@main.command()
+@click.argument("config_file", metavar="CONFIG", type=click.Path(exists=True, dir_okay=False))
+@click.option("--jobs", type=click.IntRange(min=1), help="Games in parallel (default: the config's, else CPU count).")
+@click.option("--out", type=click.Path(file_okay=False), help="Results directory (default: results/NAME).")
+@click.option("--resume", is_flag=True, help="Continue a league in --out, skipping its finished games.")
+@click.option("--shard", metavar="K/N", help="Run only the K-th of N disjoint slices of the games.")
+@click.option(
+    "--format", "fmt", default="simple", show_default=True, callback=_table_format, help="Any tabulate table format."
+)
+@click.option("--wide", is_flag=True, help=WIDE_HELP)
+@click.option("--dry-run", is_flag=True, help="Print the plan (pairings, units, games, deals) and play nothing.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the deals, instead of the configuration's (with none there, one is drawn from the OS, or the "
+    "recorded one is kept by --resume).",
+)
+@click.option(
+    "--standings-every",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Print the standings so far between games, at most this often (0: after every game; or press s).",
+)
+@click.option(
+    "--holdout",
+    is_flag=True,
+    help="Play deals nobody chose: a seed drawn from the OS, whatever the configuration says, its SHA-256 "
+    "printed before the first game and recorded in league.json, the seed itself at the end.",
+)
+@click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
+def run(
+    config_file: str,
+    jobs: int | None,
+    out: str | None,
+    resume: bool,
+    shard: str | None,
+    seed: int | None,
+    holdout: bool,
+    fmt: str,
+    wide: bool,
+    dry_run: bool,
+    standings_every: float | None,
+    verbose: int,
+) -> None:
+    """Run the league of CONFIG and print its standings."""
+    from rookarena.arena import isolation, league, pool, preflight  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.arena.config import load as load_config  # noqa: PLC0415
+
+    from .progress import Keys, Progress, finished_records, last_log_line, plan_text  # noqa: PLC0415
+    from .stopping import (  # noqa: PLC0415
+        StopRequestedError,
+        first_error,
+        ignore_stop_signals,
+        run_trio,
+        until_signal,
+    )
+
+    _logging(verbose)
+    try:
+        config = load_config(config_file)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    label = f"{'/'.join(map(str, _parse_shard(shard)))}" if shard else None
+    out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    if holdout:
+        if seed is not None:
+            raise click.BadParameter("a held-out run draws its own seed: give --holdout or --seed, not both")
+        config = dataclasses.replace(config, seed=secrets.randbits(SEED_BITS), seed_drawn=True)
+    config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
+    commitment = records.seed_commitment(config.seed) if holdout else None
+    isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
+    games = league.plan(isolated)
+    if shard:
+        k, n = _parse_shard(shard)
+        sliced = league.shard(games, k, n)
+        if not sliced:
+            deals = len({game.number // 2 for game in games})
+            raise click.BadParameter(
+                f"{shard!r}: this league's {len(games)} games form {deals} deal pair(s), so slice {k} of {n} would "
+                f"be empty: use at most {deals} slices",
+                param_hint="--shard",
+            )
+        games = sliced
+    bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
+    problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
+    if problems:
+        raise click.ClickException("; ".join(problems))
+    if isolation.any_isolated(config):
+        try:
+            isolation.check()
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
+    if dry_run:
+        try:
+            finished = results.prepare(out_dir, config, resume, label, write=False)
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
+        todo = [game for game in games if game.game_id not in finished]
+        click.echo(plan_text(config, games, todo, jobs or config.jobs, out_dir))
+        return
+    lock = results.ResultsLock(out_dir)
+    try:
+        lock.acquire()
+        finished = results.prepare(out_dir, config, resume, label, holdout=commitment)
+    except RookError as exc:
+        lock.release()
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"results go to {out_dir}", err=True)
+    if commitment is not None:
+        click.echo(f"holdout: the deals' seed is committed as sha256 {commitment} (revealed at the end)", err=True)
+    _seed_lines(config)
+    todo = [game for game in games if game.game_id not in finished]
+    # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
+    count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
+    planned = count if todo else jobs or config.jobs  # (a run with nothing to play notes what it would do)
+    placement = pool.placement(config.pin_cpus, planned)
+    if count == 1 and placement:  # `pin_cpus: true` with one job: this process and its bots on one CPU
+        try:
+            os.sched_setaffinity(0, {placement[0]})  # before any thread: every thread and bot inherits it
+        except OSError as exc:
+            click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
+            placement = None
+    results.note_placement(out_dir, config.pin_cpus, placement, proctree.tracking())
+    progress = Progress(
+        len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
+    )
+    sink = results.RecordSink(out_dir / results.GAMES_FILE)
+
+    def on_record(record: dict[str, Any]) -> None:
+        sink.write(record)
+        progress.update(record)
+
+    resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
+        f" --shard {shard}" if shard else ""
+    )
+    keys = Keys.watch(progress)
+    if keys is not None:
+        click.echo("press s for the standings so far", err=True)
+    progress.show()
+    try:
+        if count == 1:
+            try:
+                run_trio(until_signal, league.run, isolated, todo, 1, out_dir / "logs", on_record)
+            finally:  # every bot is stopped: what is still re-parented to this process was left by one of them
+                proctree.kill_strays()
+        else:
+            run_trio(until_signal, pool.run, config, todo, count, str(out_dir / "logs"), on_record, verbose)
+    except* RookError as group:
+        progress.finish()
+        click.echo(f"stopped: {first_error(group)}", err=True)
+        where = out_dir / results.GAMES_FILE
+        click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
+        raise SystemExit(1) from None
+    except* StopRequestedError:
+        ignore_stop_signals()
+        progress.finish()
+        click.echo(
+            f"stopped: {progress.done} of {progress.total} games are in {out_dir / results.GAMES_FILE}", err=True
+        )
+        click.echo(resume_hint, err=True)
+        raise SystemExit(130) from None
+    finally:
+        if keys is not None:
+            keys.close()
+        sink.close()
+        lock.release()
+    progress.finish()
+    try:
+        merged = results.merge_results([out_dir])  # read the same way as `rookarena standings` reads them
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    summary = progress.summary(out_dir / "logs")
+    if summary:
+        click.echo(summary, err=True)
+    click.echo(write_standings(out_dir, merged.games, fmt, wide))
+    silent = merged.never_started
+    if silent:
+        for name, count in sorted(silent.items()):
+            tail = last_log_line(out_dir / "logs", name)
+            said = f"; its stderr ended with: {tail!r}" if tail else ""
+            click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
+        click.echo("the standings above rank bots that never played: fix them and run again", err=True)
+        raise SystemExit(1)
+    _seed_closing(config.seed, config.seed_drawn, "seed:")
+    if commitment is not None:
+        click.echo(f"holdout: seed {config.seed} is the one committed as sha256 {commitment}", err=True)
+
+
+def _league_seed(
+    config: LeagueConfig, config_file: str, seed: int | None, resumed: pathlib.Path | None, shard: str | None
+) -> LeagueConfig:
+    """The league with the seed it plays under: --seed, else the configuration's, else (none written) the
+    one recorded in the results directory it resumes, else the one drawn when the configuration was read."""
+    if seed is not None:
+        return dataclasses.replace(config, seed=seed, seed_drawn=False)
+    if not config.seed_drawn:
+        return config
+    recorded = results.recorded_seed(resumed) if resumed is not None else None
+    if recorded is not None:
+        return dataclasses.replace(config, seed=recorded)
+    if shard:
+        raise click.ClickException(
+            f"{config_file}: seed: the shards of a league must share its seed and the configuration has none: "
+            f"give every shard the same --seed (such as --seed {config.seed}) or write it as `seed:`"
+        )
+    return config
+
+
+def _seed_lines(config: LeagueConfig) -> None:
+    """The first lines' word on the seed: drawn (where it is recorded), or guessable by isolated bots."""
+    from rookarena.arena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    if config.seed_drawn:
+        click.echo(f"seed {config.seed} (drawn: recorded in league.json)", err=True)
+    elif isolation.any_isolated(config) and records.guessable(config.seed):
+        click.echo(_guessable_warning(config.seed, "`seed:`"), err=True)
+
+
+def _guessable_warning(seed: int, where: str) -> str:
+    return (
+        f"warning: seed {seed} has {seed.bit_length()} bits, short enough for a bot to guess and so to "
+        f"deal every hand itself: drop {where} to have one drawn, or give one of {records.SEED_BITS} random bits"
+    )
+
+
+def _seed_closing(seed: int, drawn: bool, how: str) -> None:
+    """The closing line that lets the organiser replay the deals."""
+    click.echo(f"seed: {seed}" + (f" (drawn; replay the same deals with {how} {seed})" if drawn else ""), err=True)
+
+
+def _default_out(name: str, shard: str | None, resume: bool) -> pathlib.Path:
+    """results/NAME (or its shard's folder); a new run never lands on an old one's games: it takes
+    NAME-2, NAME-3, ... instead, while --resume continues the latest."""
+    suffix = f"shard-{shard.replace('/', '-of-')}" if shard else ""
+    candidates = (pathlib.Path("results") / (name if n == 1 else f"{name}-{n}") / suffix for n in itertools.count(1))
+    latest = None
+    for candidate in candidates:
+        taken = (candidate / results.GAMES_FILE).exists() and (candidate / results.GAMES_FILE).stat().st_size > 0
+        if not taken:
+            return latest if resume and latest is not None else candidate
+        latest = candidate
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _parse_shard(text: str) -> tuple[int, int]:
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: expected K/N, such as 2/5", param_hint="--shard") from None
+    if not 1 <= k <= n:
+        raise click.BadParameter(f"{text!r}: expected 1 <= K <= N", param_hint="--shard")
+    return k, n

@@ -1,0 +1,53 @@
+"""``rookarena simulate``: games of the built-in random players, in process."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+import click
+
+from rookarena.cli import text as report
+from rookarena.cli.common import load_rules, main
+from rookarena.players.simulate import random_game, summarize
+from rookarena.wire import records
+from rookarena.wire.records import derive_seed
+
+if TYPE_CHECKING:
+    pass
+
+
+@main.command()
+@click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the deals and the players (default: drawn from the OS, and printed).",
+)
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write the records here (JSON lines).")
+def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> None:
+    """Play whole games between random players in-process; print a summary, optionally keep the records."""
+    name, rules_value = load_rules(rules_spec)
+    drawn = seed is None
+    seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
+    batch = []
+    stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
+    started = time.perf_counter()
+    try:
+        for index in range(games):
+            record = random_game(rules_value, derive_seed(seed, index), name)
+            batch.append(record)
+            if stream is not None:
+                records.write(stream, record)
+    finally:
+        if stream is not None:
+            stream.close()
+    seconds = time.perf_counter() - started
+    click.echo(f"rules: {name} ({rules_value.digest})")
+    if drawn:
+        click.echo(f"seed: {seed} (drawn; replay the same games with --seed {seed})")
+    click.echo(report.simulation_summary(summarize(batch), seconds), nl=False)
+    if out:
+        click.echo(f"records: {out}")

@@ -1,0 +1,46 @@
+"""``rookarena standings``: the table of one or more results directories."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import TYPE_CHECKING
+
+import click
+
+from rookarena.cli.common import WIDE_HELP, _table_or_json, main, render_standings
+from rookarena.errors import RookError
+from rookarena.results import directory as results
+from rookarena.results import standings, tables
+
+if TYPE_CHECKING:
+    pass
+
+
+@main.command("standings")
+@click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
+@click.option(
+    "--format",
+    "fmt",
+    default="simple",
+    show_default=True,
+    callback=_table_or_json,
+    help="Any tabulate table format, or json (the rows of standings.json).",
+)
+@click.option("--wide", is_flag=True, help=WIDE_HELP)
+def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> None:
+    """Print the standings of one results directory, or of several (shards) merged."""
+    paths = [pathlib.Path(d) for d in directories]
+    try:
+        played = results.merge_results(paths).games
+        missing = results.missing_shards(paths)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if missing:
+        click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
+    anchors = results.recorded_anchors(paths)
+    if fmt == "json":
+        rows = standings.standings(played, anchors=anchors)
+        click.echo(json.dumps(tables.standings_json(rows), indent=2, allow_nan=False))
+        return
+    click.echo(render_standings(played, fmt, wide, anchors))

@@ -1,0 +1,24 @@
+"""What every test shares: the project's paths, and the helper modules' folder on the import path.
+
+Tests live in the folder named after the package folder they test (``tests/engine/`` for
+``rookarena/engine/``, ...); ``tests/e2e/`` holds the end-to-end ones that run real bot processes
+through leagues, sandboxes or a cluster. Helpers several folders use (``procs``, ``web_games``,
+``contract_cases``, ``slurm_cluster``), the test bots (``tests/bots/``) and the golden records
+(``tests/golden/``) stay here at the top. A test module takes a path with ``from conftest import ROOT``.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+TESTS = pathlib.Path(__file__).resolve().parent
+"""This folder."""
+
+ROOT = TESTS.parent
+"""The project's checkout: README, protocol/, sample_bots/, configs/."""
+
+TEST_BOTS = TESTS / "bots"
+"""The misbehaving and scripted bots the tests run as real processes."""
+
+GOLDEN = TESTS / "golden"
+"""The golden records ``tests/golden/regenerate.py`` writes."""

@@ -1,0 +1,64 @@
+"""SIGINT and SIGTERM stop a league within seconds, stop every bot, keep every finished game whole, and
+say how to resume; the resumed league then finishes."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from conftest import ROOT
+from procs import processes_with
+
+
+def league(tmp_path: pathlib.Path, marker: str) -> pathlib.Path:
+    path = tmp_path / "stop.yaml"
+    lines = ["name: stop", "games: 40", "jobs: 2", "time: {move: 5}", "bots:"]
+    for name, seed in (("a", 1), ("b", 2)):
+        lines += [
+            f"  - name: {name}",
+            f"    command: [{sys.executable}, -m, rookarena.randombot, '{seed}']",
+            f"    env: {{PYTHONPATH: {ROOT}, MARKER: {marker}}}",
+        ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathlib.Path) -> None:
+    marker = f"rookarena-stop-{uuid.uuid4().hex}"
+    config = league(tmp_path, marker)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while not (games.exists() and games.read_text().count("\n") >= 2):
+        assert time.monotonic() < deadline, "no game finished in time"
+        time.sleep(0.05)
+    sent = time.monotonic()
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 10
+    assert proc.returncode == 130, err
+    assert f"resume with: rookarena run {config} --out {out} --resume" in err
+    assert "Traceback" not in err
+    lines = games.read_text().splitlines()
+    assert 2 <= len(lines) < 40
+    for line in lines:  # every record is whole
+        json.loads(line)
+    time.sleep(0.5)
+    assert processes_with(marker, in_environment=True) == []
+    resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=300, check=False)
+    assert resumed.returncode == 0, resumed.stderr
+    ids = [json.loads(line)["game_id"] for line in games.read_text().splitlines()]
+    assert len(ids) == len(set(ids)) == 40
+    assert processes_with(marker, in_environment=True) == []
+    assert os.path.exists(out / "standings.json")

@@ -1,0 +1,96 @@
+"""Names from anywhere, a bot's hello included, never crash and never reach a file name or a printed line raw."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, TEST_BOTS
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rookarena.wire.names import MAX_FILE_NAME, name_from_hello, name_problem, safe_file_name
+
+SCRIPTED = TEST_BOTS / "scripted_bot.py"
+HOSTILE = [
+    "adv\nseat 0 (other) crash: forged",
+    "nul\x00name",
+    "lone\ud800surrogate",
+    "bidi\u202egnp.exe",
+    "bell\x07\x1b[31mred",
+    "../../etc/passwd",
+    ".hidden",
+    "x" * 500,
+]
+# Every code point, lone surrogates included (a JSON string may hold one as an escape).
+ANY_TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF))
+
+
+@given(ANY_TEXT, st.sampled_from(["", ".stderr.log", ".jsonl"]))
+def test_safe_file_name_takes_any_text(text: str, suffix: str) -> None:
+    name = safe_file_name(text, suffix)
+    raw = name.encode("utf-8")  # no lone surrogate is left to encode
+    assert name.endswith(suffix) and len(raw) <= MAX_FILE_NAME
+    assert "/" not in name and "\0" not in name and not name.startswith(".")
+    assert all(ch.isprintable() for ch in name)
+
+
+@given(ANY_TEXT, ANY_TEXT)
+def test_distinct_texts_keep_distinct_file_names(one: str, other: str) -> None:
+    if one != other:
+        assert safe_file_name(one) != safe_file_name(other)
+
+
+@given(ANY_TEXT.filter(bool))
+def test_a_hello_name_always_becomes_a_valid_name(text: str) -> None:
+    name = name_from_hello(text)
+    assert name_problem(name) is None
+    if name_problem(text) is None:
+        assert name == text
+
+
+def test_hostile_hello_names_are_made_valid_and_kept_apart() -> None:
+    names = [name_from_hello(text) for text in HOSTILE]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert name_problem(name) is None
+        assert all(ch.isprintable() for ch in name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hostile", HOSTILE[:5], ids=["newline", "nul", "surrogate", "bidi", "escape"])
+def test_rookarena_match_shows_a_hostile_hello_name_only_made_valid(hostile: str, tmp_path: pathlib.Path) -> None:
+    """A bot named by its hello (no --name-a): the name never crashes the match, never forges a line of its
+    summary and never reaches a file name raw; the record keeps the hello's name as it was sent."""
+    hello = json.dumps({"type": "hello", "name": hostile, "version": "1", "protocol": "rook/1"})
+    hello = hello.replace("\\n", "\\u000a")  # scripted_bot.py turns a written \n into a line break
+    command = shlex.join([sys.executable, str(SCRIPTED), "hello", hello])
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "rookarena", "match", command, f"{sys.executable} -m rookarena.randombot 2"),
+            *("--games", "2", "--move-time", "0.5", "--out", str(out)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode in (0, 3), result.stderr
+    shown = name_from_hello(hostile)
+    assert shown in result.stdout
+    for text in (result.stdout, result.stderr):
+        assert all(ch.isprintable() or ch == "\n" for ch in text), repr(text)
+        assert not any(line.startswith("seat 0 (other)") for line in text.splitlines())
+    for path in out.rglob("*"):
+        assert all(ch.isprintable() for ch in path.name) and "\n" not in path.name
+    record = json.loads((out / "games.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    hellos = [bot["hello"]["name"] for bot in record["bots"] if bot["hello"]]
+    assert hostile in hellos
