@@ -7,6 +7,7 @@ Line numbers come from the YAML node tree, so a value is blamed on the line it i
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import pathlib
 import secrets
@@ -46,6 +47,7 @@ TOP_KEYS = (
     "reuse",
     "process_per_game",
     "isolation",
+    "anchors",
     "bots",
 )
 BOT_KEYS = ("name", "command", "partner", "cwd", "env", "limits", "sandbox", "isolation", "reuse", "process_per_game")
@@ -233,6 +235,7 @@ class _Reader:
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
         entries = self.bots(top["bots"][1], limits, reuse, isolation, once)
+        anchors = self.anchors(top["anchors"][1], entries) if "anchors" in top else ()
         return LeagueConfig(
             name=name,
             rules=rules,
@@ -252,7 +255,30 @@ class _Reader:
             reuse=reuse,
             seed_drawn="seed" not in top,
             isolation=isolation,
+            anchors=anchors,
         )
+
+    def anchors(self, node: yaml.Node, entries: tuple[Entry, ...]) -> tuple[tuple[str, float], ...]:
+        """``anchors:``, a mapping of bot names to the Elo ratings they keep whatever else plays."""
+        if not isinstance(node, yaml.MappingNode) or not node.value:
+            raise self.fail(node, "anchors", f"expected a mapping of bot names to ratings, got {self._show(node)}")
+        names = {entry.name for entry in entries}
+        out: list[tuple[str, float]] = []
+        for key_node, value_node in node.value:
+            name = self.value(key_node)
+            if not isinstance(name, str) or name not in names:
+                raise self.fail(
+                    key_node, "anchors", f"expected the name of a bot under bots:, got {self._show(key_node)}"
+                )
+            value = self.value(value_node)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                raise self.fail(
+                    value_node, f"anchors.{name}", f"expected a rating (a number), got {self._show(value_node)}"
+                )
+            if any(name == seen for seen, _ in out):
+                raise self.fail(key_node, "anchors", f"{name!r} is given twice")
+            out.append((name, float(value)))
+        return tuple(out)
 
     def rules(self, pair: tuple[yaml.Node, yaml.Node] | None) -> tuple[str, Rules]:
         if pair is None:

@@ -112,6 +112,7 @@ class LeagueConfig:
     reuse: bool = True  # whether bot processes may be kept from one unit to the next (each bot can say no)
     seed_drawn: bool = False  # no `seed:` written: ``seed`` was drawn from the OS (a resume keeps the recorded one)
     isolation: str = "none"  # the league's default: "none", or "bwrap" (rookarena.arena.isolation)
+    anchors: tuple[tuple[str, float], ...] = ()  # (entry, Elo): ratings held fixed, the others rated against them
 
 
 def as_mapping(config: LeagueConfig) -> Mapping[str, Any]:

@@ -129,9 +129,11 @@ def _columns() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def render_standings(played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
+def render_standings(
+    played: Sequence[Record | GameResult], fmt: str, wide: bool = False, anchors: dict[str, float] | None = None
+) -> str:
     """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
-    return results.standings_text(played, fmt, wide=wide, width=_columns())
+    return results.standings_text(played, fmt, wide=wide, width=_columns(), anchors=anchors)
 
 
 def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:

@@ -130,6 +130,12 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
     "(the 95% Elo interval, as without a test).",
 )
 @click.option("--fail-on-faults", is_flag=True, help="Exit 5 when NEW (A) had a fault in any game, unless shown worse.")
+@click.option(
+    "--holdout",
+    is_flag=True,
+    help="Deals nobody chose: a seed drawn from the OS, its SHA-256 printed before the first game, the seed "
+    "at the end.",
+)
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def match(
@@ -155,6 +161,7 @@ def match(
     beta: float,
     at_cap: str,
     fail_on_faults: bool,
+    holdout: bool,
     wide: bool,
     verbose: int,
 ) -> None:
@@ -213,8 +220,12 @@ def match(
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
     team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
     team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
+    if holdout and seed is not None:
+        raise click.BadParameter("a held-out match draws its own seed: give --holdout or --seed, not both")
     drawn = seed is None
     seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
+    if holdout:
+        click.echo(f"holdout: the deals' seed is committed as sha256 {records.seed_commitment(seed)}", err=True)
     if isolation_kind == "bwrap":
         team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
         if records.guessable(seed):
@@ -311,6 +322,8 @@ def match(
     if out_dir is not None:
         click.echo(f"records: {out_dir / 'games.jsonl'}")
     _seed_closing(seed, drawn, "--seed")
+    if holdout:
+        click.echo(f"holdout: seed {seed} is the one committed as sha256 {records.seed_commitment(seed)}", err=True)
     if status:
         raise SystemExit(status)
 

@@ -6,12 +6,14 @@ import dataclasses
 import itertools
 import os
 import pathlib
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from rookarena.arena import proctree
 from rookarena.cli.common import WIDE_HELP, _logging, _table_format, main, write_standings
+from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
@@ -43,6 +45,12 @@ if TYPE_CHECKING:
     metavar="SECONDS",
     help="Print the standings so far between games, at most this often (0: after every game; or press s).",
 )
+@click.option(
+    "--holdout",
+    is_flag=True,
+    help="Play deals nobody chose: a seed drawn from the OS, whatever the configuration says, its SHA-256 "
+    "printed before the first game and recorded in league.json, the seed itself at the end.",
+)
 @click.option("-v", "--verbose", count=True, help="Log bot traffic (-vv for every line).")
 def run(
     config_file: str,
@@ -51,6 +59,7 @@ def run(
     resume: bool,
     shard: str | None,
     seed: int | None,
+    holdout: bool,
     fmt: str,
     wide: bool,
     dry_run: bool,
@@ -77,7 +86,12 @@ def run(
         raise click.ClickException(str(exc)) from None
     label = f"{'/'.join(map(str, _parse_shard(shard)))}" if shard else None
     out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
+    if holdout:
+        if seed is not None:
+            raise click.BadParameter("a held-out run draws its own seed: give --holdout or --seed, not both")
+        config = dataclasses.replace(config, seed=secrets.randbits(SEED_BITS), seed_drawn=True)
     config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
+    commitment = records.seed_commitment(config.seed) if holdout else None
     isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
     games = league.plan(isolated)
     if shard:
@@ -111,11 +125,13 @@ def run(
     lock = results.ResultsLock(out_dir)
     try:
         lock.acquire()
-        finished = results.prepare(out_dir, config, resume, label)
+        finished = results.prepare(out_dir, config, resume, label, holdout=commitment)
     except RookError as exc:
         lock.release()
         raise click.ClickException(str(exc)) from None
     click.echo(f"results go to {out_dir}", err=True)
+    if commitment is not None:
+        click.echo(f"holdout: the deals' seed is committed as sha256 {commitment} (revealed at the end)", err=True)
     _seed_lines(config)
     todo = [game for game in games if game.game_id not in finished]
     # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
@@ -190,6 +206,8 @@ def run(
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
         raise SystemExit(1)
     _seed_closing(config.seed, config.seed_drawn, "seed:")
+    if commitment is not None:
+        click.echo(f"holdout: seed {config.seed} is the one committed as sha256 {commitment}", err=True)
 
 
 def _league_seed(

@@ -38,7 +38,9 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
         raise click.ClickException(str(exc)) from None
     if missing:
         click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
+    anchors = results.recorded_anchors(paths)
     if fmt == "json":
-        click.echo(json.dumps(tables.standings_json(standings.standings(played)), indent=2, allow_nan=False))
+        rows = standings.standings(played, anchors=anchors)
+        click.echo(json.dumps(tables.standings_json(rows), indent=2, allow_nan=False))
         return
-    click.echo(render_standings(played, fmt, wide))
+    click.echo(render_standings(played, fmt, wide, anchors))

@@ -30,6 +30,8 @@ PLAN_FILE = "league.json"
 LOCK_FILE = ".lock"
 PLACEMENT = "placement"  # league.json's record of the CPUs the last run's workers were kept on
 TRACKING = "process_tracking"  # league.json's record of how the last run followed its bots' processes
+ANCHORS = "anchors"  # league.json's ratings held fixed (``anchors:``), which change no game
+HOLDOUT = "holdout"  # league.json's commitment to a seed drawn for the run (``run --holdout``)
 
 
 class ResultsError(RookError):
@@ -42,11 +44,18 @@ def read_games(path: pathlib.Path) -> list[dict[str, Any]]:
 
 
 def prepare(
-    out_dir: pathlib.Path, config: LeagueConfig, resume: bool, shard_label: str | None, *, write: bool = True
+    out_dir: pathlib.Path,
+    config: LeagueConfig,
+    resume: bool,
+    shard_label: str | None,
+    *,
+    write: bool = True,
+    holdout: str | None = None,
 ) -> set[str]:
     """Create or check the results directory; return the ids of the games already finished.
 
-    With ``write=False`` (a dry run) only check: nothing is created, repaired or written.
+    With ``write=False`` (a dry run) only check: nothing is created, repaired or written. ``holdout``, the
+    commitment to a seed drawn for this run, is recorded with the league's anchors.
     """
     if write:
         try:
@@ -56,7 +65,7 @@ def prepare(
             raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
     from rookarena.arena.specs import as_mapping  # noqa: PLC0415
 
-    meta = {**as_mapping(config), "shard": shard_label}
+    meta: dict[str, Any] = {**as_mapping(config), "shard": shard_label}
     plan_path = out_dir / PLAN_FILE
     games_path = out_dir / GAMES_FILE
     if not plan_path.exists() and games_path.exists() and games_path.stat().st_size > 0:
@@ -68,6 +77,9 @@ def prepare(
         old, new = _read_meta(plan_path), json.loads(json.dumps(meta))
         old.pop(PLACEMENT, None)  # where a run's workers ran never changes its games
         old.pop(TRACKING, None)  # nor how they followed their bots' processes
+        old.pop(ANCHORS, None)  # nor the ratings the standings hold fixed
+        recorded = old.pop(HOLDOUT, None)
+        holdout = holdout if recorded is None else recorded  # a resumed held-out run keeps its commitment
         change = extension_problem(old, new) if resume else first_difference(old, new)
         if change is not None:
             raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
@@ -76,10 +88,30 @@ def prepare(
         raise ResultsError(
             f"{out_dir} already holds {len(finished)} games: add --resume to continue, or use another --out"
         )
+    if config.anchors:
+        meta[ANCHORS] = dict(config.anchors)
+    if holdout is not None:
+        meta[HOLDOUT] = holdout
     if write:
         plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
     return finished
+
+
+def recorded_anchors(out_dirs: Iterable[pathlib.Path]) -> dict[str, float] | None:
+    """The fixed ratings recorded in the league.json of the first of ``out_dirs`` that has any, or None."""
+    for out_dir in out_dirs:
+        path = out_dir / PLAN_FILE
+        if not path.exists():
+            continue
+        found = _read_meta(path).get(ANCHORS)
+        if isinstance(found, dict) and found:
+            return {
+                str(name): float(elo)
+                for name, elo in found.items()
+                if isinstance(elo, (int, float)) and not isinstance(elo, bool)
+            }
+    return None
 
 
 def recorded_seed(out_dir: pathlib.Path) -> int | None:
@@ -428,13 +460,14 @@ def standings_text(
     *,
     wide: bool = False,
     width: int | None = None,
+    anchors: dict[str, float] | None = None,
 ) -> str:
     """The standings table (compact unless ``wide``, fitted to ``width``) with its model line, the
     neighbours table, then the crosstable (fitted to ``width`` too, unless ``wide``: in short form, or a
-    line naming its file)."""
+    line naming its file). ``anchors``: ratings held fixed (see :func:`standings.standings`)."""
     if not played:
         return "no games played yet"
-    rows = standings.standings(played)
+    rows = standings.standings(played, anchors=anchors)
     order = [row.name for row in rows]
     cross = standings.crosstable(played, order) if crosstable else None
     return _text(rows, standings.neighbours(played, order), cross, fmt, wide, width)
@@ -476,10 +509,11 @@ def write(
     wide: bool = False,
     width: int | None = None,
 ) -> str:
-    """Write standings.txt (every column), standings.csv, standings.json and crosstable.txt; return the text shown."""
+    """Write standings.txt (every column), standings.csv, standings.json and crosstable.txt; return the text
+    shown. The ratings of the anchors recorded in ``out_dir``'s league.json are held where it puts them."""
     if not played:
         return standings_text(played, fmt)
-    rows = standings.standings(played)
+    rows = standings.standings(played, anchors=recorded_anchors([out_dir]))
     order = [row.name for row in rows]
     pairs = standings.neighbours(played, order)
     cross = standings.crosstable(played, order)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rookarena.results.stats import ELO_PER_NATURAL_UNIT, Z95, ClusterSums
 
@@ -25,6 +25,7 @@ def bradley_terry(
     results: Iterable[tuple[str, str, float]],
     prior_draws: float = 1.0,
     z: float = Z95,
+    anchors: Mapping[str, float] | None = None,
 ) -> dict[str, Rating]:
     """Bradley–Terry ratings on the Elo scale from ``(entry_a, entry_b, score_of_a)`` results, by name.
 
@@ -39,14 +40,21 @@ def bradley_terry(
     ``ValueError`` when the maximum is at infinity (an entry that never lost, or never won, points to
     the rest, directly or through others). A game of an entry against itself carries no information
     and is ignored.
+
+    ``anchors`` fixes the ratings of the entries it names (on the Elo scale) at the values it gives: the
+    others are fitted against them, the prior then pulling only on the free entries, and nothing is
+    shifted, so adding an entry leaves every anchor's number as it is. An anchor's error is 0 and a free
+    entry's is that of its own rating given the anchors. Anchors that played no game are ignored; with
+    none that played, the ratings are centred as above.
     """
-    return _ratings(((a, b, score, 1) for a, b, score in results), prior_draws, z, robust=False)
+    return _ratings(((a, b, score, 1) for a, b, score in results), prior_draws, z, robust=False, anchors=anchors)
 
 
 def bradley_terry_clustered(
     clusters: Iterable[tuple[str, str, float, int]],
     prior_draws: float = 1.0,
     z: float = Z95,
+    anchors: Mapping[str, float] | None = None,
 ) -> dict[str, Rating]:
     """Bradley–Terry ratings from ``(entry_a, entry_b, score_of_a, games)`` clusters, such as deal pairs.
 
@@ -56,13 +64,18 @@ def bradley_terry_clustered(
     a duplicate pair count for what they tell together, and P is the prior's own information (its
     virtual games count as independent). A pairing whose clusters all scored alike (a sweep, or every
     pair split) shows nothing of how clusters vary: it keeps the model's weight, its games' binomial
-    variance. M only needs, per pairing, the running sums of :class:`ClusterSums`.
+    variance. M only needs, per pairing, the running sums of :class:`ClusterSums`. ``anchors`` as in
+    :func:`bradley_terry`.
     """
-    return _ratings(clusters, prior_draws, z, robust=True)
+    return _ratings(clusters, prior_draws, z, robust=True, anchors=anchors)
 
 
 def _ratings(
-    clusters: Iterable[tuple[str, str, float, int]], prior_draws: float, z: float, robust: bool
+    clusters: Iterable[tuple[str, str, float, int]],
+    prior_draws: float,
+    z: float,
+    robust: bool,
+    anchors: Mapping[str, float] | None = None,
 ) -> dict[str, Rating]:
     if prior_draws < 0:
         raise ValueError(f"bradley_terry: expected prior_draws >= 0, got {prior_draws!r}")
@@ -81,6 +94,9 @@ def _ratings(
         return {}
     index = {name: i for i, name in enumerate(order)}
     pairs = [(index[a], index[b], float(t.games), t.score) for (a, b), t in sums.items()]
+    given = {index[name]: float(elo) for name, elo in (anchors or {}).items() if name in index}
+    if given:
+        return _anchored(order, sums, pairs, prior_draws, z, robust, given)
     if prior_draws == 0 and not _strongly_connected(len(order), pairs):
         raise ValueError(
             "bradley-terry ratings diverge without a prior: some entries never lost (or never won) points "
@@ -116,6 +132,44 @@ def _ratings(
             elo=(theta[i] - mean) * ELO_PER_NATURAL_UNIT,
             error=z * math.sqrt(max(0.0, covariance[i][i] - 2 * row_means[i] + grand)) * ELO_PER_NATURAL_UNIT,
         )
+        for i, name in enumerate(order)
+    }
+
+
+def _anchored(
+    order: Sequence[str],
+    sums: Mapping[tuple[str, str], ClusterSums],
+    pairs: list[tuple[int, int, float, float]],
+    prior_draws: float,
+    z: float,
+    robust: bool,
+    given: Mapping[int, float],
+) -> dict[str, Rating]:
+    """The ratings of the entries not in ``given`` (index to Elo) fitted with those held where they are."""
+    fit = _BradleyTerry(len(order), pairs, prior_draws, {i: elo / ELO_PER_NATURAL_UNIT for i, elo in given.items()})
+    theta, covariance = fit.solve()
+    free = fit.free
+    if robust:
+        where = {entry: k for k, entry in enumerate(free)}
+        meat = [[0.0] * len(free) for _ in free]
+        index = {name: i for i, name in enumerate(order)}
+        for (a, b), t in sums.items():
+            i, j = index[a], index[b]
+            p = _sigmoid(theta[i] - theta[j])
+            if t.variance_of_mean > 1e-12 * t.mean * (1 - t.mean) / t.games:
+                w = max(0.0, t.score2 - 2 * p * t.cross + p * p * t.size2)
+            else:
+                w = t.games * p * (1 - p)
+            for x, y, sign in ((i, i, 1), (j, j, 1), (i, j, -1), (j, i, -1)):
+                if x in where and y in where:
+                    meat[where[x]][where[y]] += sign * w
+        for k, entry in enumerate(free):
+            q = _sigmoid(theta[entry])
+            meat[k][k] += prior_draws * q * (1 - q)
+        covariance = _product(_product(covariance, meat), covariance)
+    errors = {entry: z * math.sqrt(max(0.0, covariance[k][k])) * ELO_PER_NATURAL_UNIT for k, entry in enumerate(free)}
+    return {
+        name: Rating(given[i], 0.0) if i in given else Rating(theta[i] * ELO_PER_NATURAL_UNIT, errors[i])
         for i, name in enumerate(order)
     }
 
@@ -161,17 +215,26 @@ def _log_sigmoid(x: float) -> float:
 class _BradleyTerry:
     """The penalised log-likelihood in natural log-odds units, and its Newton maximisation."""
 
-    def __init__(self, size: int, pairs: list[tuple[int, int, float, float]], prior: float) -> None:
+    def __init__(
+        self,
+        size: int,
+        pairs: list[tuple[int, int, float, float]],
+        prior: float,
+        fixed: Mapping[int, float] | None = None,
+    ) -> None:
         self.size = size
         self.pairs = pairs  # (i, j, games, score of i)
         self.prior = prior
+        self.fixed = dict(fixed or {})  # entries held at their values; the prior pulls only on the rest
+        self.free = [i for i in range(size) if i not in self.fixed]
 
     def log_likelihood(self, theta: Sequence[float]) -> float:
         total = 0.0
         for i, j, n, s in self.pairs:
             d = theta[i] - theta[j]
             total += s * _log_sigmoid(d) + (n - s) * _log_sigmoid(-d)
-        for t in theta:
+        for i in self.free:
+            t = theta[i]
             total += self.prior * 0.5 * (_log_sigmoid(t) + _log_sigmoid(-t))
         return total
 
@@ -189,10 +252,12 @@ class _BradleyTerry:
             info[j][j] += w
             info[i][j] -= w
             info[j][i] -= w
-        for i, t in enumerate(theta):
-            q = _sigmoid(t)
+        for i in self.free:
+            q = _sigmoid(theta[i])
             grad[i] += self.prior * (0.5 - q)
             info[i][i] += self.prior * q * (1 - q)
+        if self.fixed:  # only the free entries move: their part of the gradient and of the information
+            return [grad[i] for i in self.free], [[info[i][j] for j in self.free] for i in self.free]
         if self.prior == 0:
             # The likelihood ignores a common shift: adding J/n fixes the gauge (sum of ratings = 0)
             # without changing the Newton step, whose components then sum to zero as the gradient's do.
@@ -202,11 +267,15 @@ class _BradleyTerry:
         return grad, info
 
     def solve(self, max_iterations: int = 200) -> tuple[list[float], list[list[float]]]:
-        theta = [0.0] * self.size
+        """The maximum and the inverse information there (over the free entries only when some are fixed)."""
+        theta = [self.fixed.get(i, 0.0) for i in range(self.size)]
         current = self.log_likelihood(theta)
+        moving = self.free if self.fixed else list(range(self.size))
         for _ in range(max_iterations):
             grad, info = self.gradient_and_information(theta)
-            step = _solve(info, grad)
+            step = [0.0] * self.size
+            for i, d in zip(moving, _solve(info, grad), strict=True):
+                step[i] = d
             scale = 1.0
             while True:
                 candidate = [t + scale * d for t, d in zip(theta, step, strict=True)]
@@ -218,7 +287,7 @@ class _BradleyTerry:
             if max((abs(d) for d in step), default=0.0) * scale < 1e-10:
                 _, info = self.gradient_and_information(theta)
                 covariance = _inverse(info)
-                if self.prior == 0:
+                if self.prior == 0 and not self.fixed:
                     covariance = [[c - 1 / self.size for c in row] for row in covariance]
                 return theta, covariance
         raise ArithmeticError("bradley-terry: Newton's method did not converge")  # pragma: no cover

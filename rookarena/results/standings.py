@@ -56,6 +56,7 @@ class Standing:
     rating: ratings.Rating
     duplicate: stats.MeanInterval | None  # per deal pair; None without any
     pairs: int = 0  # duplicate deal pairs played: the units of the rating's error when any entry has some
+    anchor: bool = False  # its rating is held where the ladder's anchors put it, not fitted
 
     @property
     def score(self) -> float:
@@ -271,8 +272,13 @@ class _Tally:
                 self.faults[kind] += 1
 
 
-def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) -> list[Standing]:
+def standings(
+    records: Iterable[Record | GameResult], prior_draws: float = 1.0, anchors: Mapping[str, float] | None = None
+) -> list[Standing]:
     """Every entry's figures, best first: by rating, then win rate, then name; equal figures share a rank.
+
+    ``anchors`` holds the entries it names at fixed ratings (Elo), the others rated against them
+    (:func:`rookarena.results.ratings.bradley_terry`); without it the ratings are centred on their mean.
 
     Ratings are one Bradley–Terry fit over all games (``prior_draws`` virtual draws per entry against a
     0-rated opponent; see :func:`rookarena.results.ratings.bradley_terry`), with errors over deal pairs when
@@ -294,9 +300,9 @@ def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) 
     singles.sort(key=lambda single: single[0])
     if pairs:
         clusters = [(a, b, score, 2) for _, a, b, score, _ in pairs] + [(a, b, s, 1) for _, a, b, s in singles]
-        fitted = ratings.bradley_terry_clustered(clusters, prior_draws)
+        fitted = ratings.bradley_terry_clustered(clusters, prior_draws, anchors=anchors)
     else:
-        fitted = ratings.bradley_terry(((a, b, score) for _, a, b, score in singles), prior_draws)
+        fitted = ratings.bradley_terry(((a, b, score) for _, a, b, score in singles), prior_draws, anchors=anchors)
     pair_counts: Counter[str] = Counter(name for _, a, b, _, _ in pairs for name in (a, b))
     duplicates: dict[str, list[float]] = {}
     for _, a, b, _, diff in pairs:
@@ -326,6 +332,7 @@ def standings(records: Iterable[Record | GameResult], prior_draws: float = 1.0) 
                 rating=fitted[name],
                 duplicate=stats.t_interval(diffs) if diffs else None,
                 pairs=pair_counts[name],
+                anchor=anchors is not None and name in anchors,
             )
         )
 

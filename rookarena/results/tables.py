@@ -70,7 +70,10 @@ def duplicate_text(duplicate: MeanInterval | None) -> str:
 
 
 def elo_text(row: Standing) -> str:
-    """``+35 ± 40``: the entry's Elo relative to the table's mean and its 95% half-width, whole points."""
+    """``+35 ± 40``: the entry's Elo and its 95% half-width, whole points; ``+0 fixed`` for an anchor,
+    whose rating is given, not measured."""
+    if row.anchor:
+        return f"{_fixed(row.rating.elo, 0, sign=True)} fixed"
     return f"{_fixed(row.rating.elo, 0, sign=True)} ± {_fixed(row.rating.error, 0)}"
 
 
@@ -136,7 +139,16 @@ def model_note(rows: Sequence[Standing], width: int | None = None) -> str:
     """The line under the table: what the ± are, and which model gave them (shortened to ``width``)."""
     paired = any(row.pairs for row in rows)
     dup = any(row.duplicate is not None for row in rows)
-    if paired:
+    if any(row.anchor for row in rows):
+        unit = "deal pairs" if paired else "games"
+        variants = [
+            f"± are 95% half-widths. Elo: Bradley–Terry against the anchors (fixed), errors over {unit}."
+            + (" dup diff: points per deal pair (both games summed), t-interval." if dup else ""),
+            f"± 95%. Elo: Bradley–Terry vs the fixed anchors, over {unit}."
+            + (" dup diff: points per deal pair." if dup else ""),
+            f"± 95%, Bradley–Terry vs fixed anchors, by {unit}",
+        ]
+    elif paired:
         variants = [
             "± are 95% half-widths. Elo: Bradley–Terry, relative to the table's mean, errors over deal pairs."
             + (" dup diff: points per deal pair (both games summed), t-interval." if dup else ""),
@@ -325,6 +337,7 @@ def standings_json(rows: Sequence[Standing]) -> dict[str, Any]:
                 "average_bid": row.average_bid,
                 "faults": dict(row.faults),
                 "rating": {"elo": row.rating.elo, "error": row.rating.error},
+                "anchor": row.anchor,
                 "pairs": row.pairs,
                 "duplicate": None
                 if row.duplicate is None

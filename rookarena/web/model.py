@@ -83,6 +83,14 @@ class LeagueInfo:
     settings: Mapping[str, Any] | None = None  # league.json without bots and rules
 
 
+def anchors_of(info: LeagueInfo) -> dict[str, float] | None:
+    """The ratings league.json says the standings keep fixed (``anchors:``), or None."""
+    found = (info.settings or {}).get("anchors")
+    if not isinstance(found, Mapping) or not found:
+        return None
+    return {str(k): float(v) for k, v in found.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class LogTail:
     """The last lines of a bot's stderr log, and the log's file name (empty when no log was found)."""
@@ -402,7 +410,7 @@ def report_page(
     games index and the records, for a caller that writes them as JSON text of its own
     (:meth:`Digest.index_json` and the records' lines)."""
     played = summary.results
-    rows = standings.standings(played)
+    rows = standings.standings(played, anchors=anchors_of(info))
     table = tables.standings_json(rows)["standings"]
     entries = [row.name for row in rows]
     head = None

@@ -8,6 +8,7 @@ in ``protocol/RECORD.md`` and ``protocol/schemas/record.schema.json``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -324,6 +325,12 @@ def _short(value: Any) -> str:
 def new_game(rules: Rules, seed: int, first_dealer: int = 0) -> Game:
     """A game whose deals come from ``seed``: the one way records and the referee seed games."""
     return Game(rules, random.Random(seed), first_dealer=first_dealer)
+
+
+def seed_commitment(seed: int) -> str:
+    """The SHA-256 (hex) of ``rookarena-seed:`` and the seed in decimal: published before the games, it
+    shows afterwards that the seed revealed is the one drawn, while (with 128 random bits) not giving it away."""
+    return hashlib.sha256(f"rookarena-seed:{seed}".encode("ascii")).hexdigest()
 
 
 GUESSABLE_BITS = 64  # a seed of fewer bits can be found by trying them all

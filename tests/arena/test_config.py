@@ -136,6 +136,8 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("per-game-word", with_bots("process_per_game: yes please\n"), 3, "process_per_game", ("expected true or false",)),
     ("isolation-word", with_bots("isolation: docker\n"), 3, "isolation", ("expected one of none, bwrap", "docker")),
     ("jobs-zero", with_bots("jobs: 0\n"), 3, "jobs", ("expected a whole number >= 1", "got 0")),
+    ("anchors-unknown-bot", with_bots("anchors: {nobody: 0}\n"), 3, "anchors", ("name of a bot", "'nobody'")),
+    ("anchors-not-a-number", with_bots("anchors: {alpha: high}\n"), 3, "anchors.alpha", ("a rating", "'high'")),
     ("name-empty", HEAD.replace("name: test", "name: ''") + BOTS, 2, "name", ("expected a non-empty string",)),
     ("key-given-twice", with_bots("games: 2\ngames: 4\n"), 4, "games", ("given twice",)),
     ("bots-missing", HEAD + "games: 2\n", 2, "bots", ("missing", "expected a list of at least two bots")),

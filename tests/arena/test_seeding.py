@@ -137,3 +137,66 @@ def test_match_and_simulate_draw_their_seed_and_print_it(tmp_path: pathlib.Path)
     drop = ("seed: ", "time", "games per", "hands per")  # timings differ from run to run
     keep = [line for line in simulated.stdout.splitlines() if not line.startswith(drop)]
     assert keep == [line for line in replayed.stdout.splitlines() if not line.startswith(drop)]
+
+
+def test_a_held_out_run_ignores_the_written_seed_commits_to_its_own_and_keeps_it_on_resume(
+    tmp_path: pathlib.Path,
+) -> None:
+    text = "name: held\ngames: 2\nseed: 7\n" + BOTS
+    plain = run(tmp_path, text, "--out", str(tmp_path / "plain"))
+    assert plain.returncode == 0, plain.stderr
+    out = tmp_path / "held"
+    first = run(tmp_path, text, "--out", str(out), "--holdout")
+    assert first.returncode == 0, first.stderr
+    meta = json.loads((out / "league.json").read_text())
+    seed, commitment = meta["seed"], meta["holdout"]
+    assert seed != 7 and not records.guessable(seed)
+    assert commitment == records.seed_commitment(seed) and str(seed) not in commitment
+    lines = first.stderr.splitlines()
+    committed = next(i for i, line in enumerate(lines) if f"committed as sha256 {commitment}" in line)
+    revealed = next(i for i, line in enumerate(lines) if line.startswith(f"seed: {seed}"))
+    assert committed < revealed and str(seed) not in "\n".join(lines[: committed + 1])
+    assert lines[-1] == f"holdout: seed {seed} is the one committed as sha256 {commitment}"
+    assert deals(out) != deals(tmp_path / "plain")
+    grown = run(tmp_path, text.replace("games: 2", "games: 4"), "--out", str(out), "--resume", "--holdout")
+    assert grown.returncode == 0, grown.stderr
+    meta = json.loads((out / "league.json").read_text())
+    assert (meta["seed"], meta["holdout"]) == (seed, commitment)
+    both = run(tmp_path, text, "--out", str(tmp_path / "both"), "--holdout", "--seed", "3")
+    assert both.returncode == 2 and "--holdout or --seed, not both" in both.stderr
+
+
+@given(st.integers(min_value=0, max_value=2**128))
+def test_a_commitment_names_one_seed(seed: int) -> None:
+    assert records.seed_commitment(seed) != records.seed_commitment(seed + 1)
+    assert len(records.seed_commitment(seed)) == 64
+
+
+def test_anchors_keep_their_ratings_in_every_standings_file(tmp_path: pathlib.Path) -> None:
+    text = "name: anchored\ngames: 4\nseed: 5\nanchors: {one: 0, two: -50}\n" + BOTS
+    done = run(tmp_path, text, "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+    assert json.loads((out / "league.json").read_text())["anchors"] == {"one": 0.0, "two": -50.0}
+    rows = {row["bot"]: row for row in json.loads((out / "standings.json").read_text())["standings"]}
+    assert rows["one"]["rating"] == {"elo": 0, "error": 0} and rows["two"]["rating"]["elo"] == -50
+    assert rows["one"]["anchor"] and rows["two"]["anchor"]
+    assert "+0 fixed" in done.stdout and "-50 fixed" in done.stdout and "anchors" in done.stdout
+    shown = subprocess.run(
+        [sys.executable, "-m", "rookarena", "standings", str(out)], capture_output=True, text=True, check=False
+    )
+    assert shown.returncode == 0 and "-50 fixed" in shown.stdout, shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("anchors", "message"),
+    [
+        ("{three: 0}", "league.yaml:4: anchors: expected the name of a bot under bots:, got 'three'"),
+        ("{one: high}", "league.yaml:4: anchors.one: expected a rating (a number), got"),
+        ("[one]", "league.yaml:4: anchors: expected a mapping of bot names to ratings"),
+    ],
+)
+def test_a_wrong_anchor_is_named_with_its_line(tmp_path: pathlib.Path, anchors: str, message: str) -> None:
+    done = run(tmp_path, f"name: anchored\ngames: 2\nseed: 5\nanchors: {anchors}\n" + BOTS)
+    assert done.returncode == 1
+    assert message in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -50,6 +50,18 @@ def test_standings_rows_are_the_standings_json(league_dir: tuple[pathlib.Path, l
     assert all(column["help"] for column in data["standings"]["columns"])
 
 
+def test_the_report_keeps_the_anchors_of_league_json(league_dir: tuple[pathlib.Path, list[dict[str, Any]]]) -> None:
+    directory, played = league_dir
+    meta = json.loads((directory / "league.json").read_text())
+    meta["anchors"] = {"beta": 25}
+    (directory / "league.json").write_text(json.dumps(meta))
+    found = sources.load([directory])
+    rows = {row["bot"]: row for row in model.report_data(found.records, found.info, found.tails)["standings"]["rows"]}
+    assert rows["beta"]["rating"] == {"elo": 25.0, "error": 0.0} and rows["beta"]["anchor"]
+    expected = tables.standings_json(standings.standings(played, anchors={"beta": 25.0}))["standings"]
+    assert {row["bot"]: row["rating"] for row in expected} == {bot: row["rating"] for bot, row in rows.items()}
+
+
 def test_an_added_column_is_labelled_by_its_key() -> None:
     columns = model.columns([{"rank": 1, "bot": "x", "new_figure": 2.5}])
     assert columns[2] == {"key": "new_figure", "label": "new_figure", "help": model.UNKNOWN_COLUMN}
