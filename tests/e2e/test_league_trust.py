@@ -319,10 +319,10 @@ def test_faults_are_shown_as_they_happen_and_summed_up(tmp_path: pathlib.Path) -
     out = tmp_path / "out"
     result = rookarena("run", str(config), "--out", str(out), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    fault_lines = [line for line in result.stderr.splitlines() if line.startswith("fault: flaky (seat ")]
+    fault_lines = [line for line in result.stderr.splitlines() if line.startswith("fault: flaky ")]
     crashes = [line for line in fault_lines if ": crash: exited with status 7" in line]
     assert len(crashes) == 3, fault_lines  # each crash when it happened; then the team is withdrawn
-    assert "withdrawn: faulted in 3 games in a row" in fault_lines[-1]
+    assert "before it started: withdrawn: faulted in 3 games in a row" in fault_lines[-1]  # no seat, no hand
     assert "faults:\n  flaky: " in result.stderr
     assert f"the bots' stderr logs are in {out / 'logs'}" in result.stderr
     assert "elapsed" in result.stderr and "faults 0" not in result.stderr.splitlines()[-1]
