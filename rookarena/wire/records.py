@@ -14,13 +14,14 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
-from rookarena.engine.actions import Action, parse_action, trump
-from rookarena.engine.cards import Card, Color, cards_text
+from rookarena.engine.actions import Action
+from rookarena.engine.cards import Card, cards_text
 from rookarena.engine.game import Deal, Game, HandResult, Outcome, deal_cards
-from rookarena.engine.rules import SEATS, NestOrder, Rules
+from rookarena.engine.rules import SEATS, Rules
 from rookarena.engine.seeding import SEED_BITS as SEED_BITS  # noqa: PLC0414 (the name its readers use)
 from rookarena.engine.seeding import derive_seed as derive_seed  # noqa: PLC0414 (the name its readers use)
 from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError
+from rookarena.wire import position
 from rookarena.wire import position as in_progress
 
 FORMAT = "rookarena.record/1"
@@ -290,31 +291,7 @@ def _seeded(
 
 def _actions(hand: Mapping[str, Any], rules: Rules, index: int) -> list[tuple[str, Action]]:
     """The hand's actions in the order the engine asks for them, each with the field it comes from."""
-    where = f"hands[{index}]"
-    out: list[tuple[str, Action]] = []
-
-    def add(field: str, text: str) -> None:
-        try:
-            out.append((f"{where}.{field}", parse_action(text)))
-        except ParseError as exc:
-            raise RecordError(f"{where}.{field}: {exc}") from None
-
-    for number, entry in enumerate(hand["auction"]):
-        add(f"auction[{number}].action", entry["action"])
-    if hand["bidder"] is None:
-        return out
-    nest_start = len(out)
-    for number, card in enumerate(hand["discards"]):
-        add(f"discards[{number}]", f"discard {card}")
-    trump_at = nest_start if rules.nest_order is NestOrder.TRUMP_THEN_DISCARD else len(out)
-    try:
-        out.insert(trump_at, (f"{where}.trump", trump(Color.parse(hand["trump"]))))
-    except ParseError as exc:
-        raise RecordError(f"{where}.trump: {exc}") from None
-    for number, trick in enumerate(hand["tricks"]):
-        for position, card in enumerate(trick["cards"]):
-            add(f"tricks[{number}].cards[{position}]", f"play {card}")
-    return out
+    return position.actions(hand, rules, where=f"hands[{index}]")
 
 
 def _short(value: Any) -> str:
