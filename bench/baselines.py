@@ -3,7 +3,7 @@
 - :func:`round_trip_rate`, the pipe baseline: JSON-line round trips per second between this process and
   a child Python process that reads one request and writes a short reply, the least any bot can cost.
 - :func:`blocking_rate`, the minimal blocking referee: a league of the sample random bots played by one
-  plain loop over the same engine, the same encoders of ``rookarena.wire.protocol`` and the same bot processes,
+  plain loop over the same engine, the same encoders of ``rookarena.wire.messages`` and the same bot processes,
   with blocking reads and writes on the pipes and nothing else (no event loop, no deadlines, no stderr,
   no records, no fault handling). It is the best a referee written in Python can do with these bots.
 - :func:`pinned`, which runs a block with this process (every thread of it, and so every process it
@@ -35,7 +35,7 @@ from rookarena.arena import config as league_config
 from rookarena.arena import league
 from rookarena.arena.bots import bot_environment
 from rookarena.arena.specs import LeagueConfig
-from rookarena.wire import protocol, records
+from rookarena.wire import conversation, messages, records
 
 T = TypeVar("T")
 
@@ -210,8 +210,8 @@ def blocking_rate(config: LeagueConfig, seconds: float | None = None) -> Run:
     specs = (entry_a.bot, entry_a.partner, entry_b.bot, entry_b.partner)
     deadline_ms, bank_ms = round(config.time.move * 1000), round(config.time.bank * 1000)
     rules, rules_name = config.rules, config.rules_name
-    encode, act_line, after_action_lines = protocol.encode, protocol.act_line, protocol.after_action_lines
-    offered_action, read, write, loads = protocol.offered_action, _read_line, os.write, json.loads
+    encode, act_line, after_action_lines = conversation.encode, messages.act_line, messages.after_action_lines
+    offered_action, read, write, loads = messages.offered_action, _read_line, os.write, json.loads
 
     started = time.perf_counter()
     procs = [
@@ -228,7 +228,7 @@ def blocking_rate(config: LeagueConfig, seconds: float | None = None) -> Run:
     try:
         ins = [proc.stdin.fileno() for proc in procs if proc.stdin is not None]
         outs = [proc.stdout.fileno() for proc in procs if proc.stdout is not None]
-        hello = encode(protocol.hello_message("bench"))
+        hello = encode(messages.hello_message("bench"))
         for fd in ins:
             write(fd, hello)
         views = [loads(read(fd)).get("view", True) for fd in outs]
@@ -242,19 +242,19 @@ def blocking_rate(config: LeagueConfig, seconds: float | None = None) -> Run:
             seat_view = [views[slot] for slot in slots]
             names = [specs[slot].name for slot in slots]
             game = records.new_game(rules, game_plan.seed, game_plan.first_dealer)
-            encoder = protocol.ViewEncoder()
-            deals = protocol.deal_messages(game)
+            encoder = messages.ViewEncoder()
+            deals = messages.deal_messages(game)
             outbox = [
                 [
                     encode(
-                        protocol.game_message(
+                        messages.game_message(
                             game_id=planned.game_id,
                             seat=seat,
                             rules=rules,
                             rules_name=rules_name,
                             players=names,
                             first_dealer=game_plan.first_dealer,
-                            seed=protocol.seat_seed(game_plan.seed, seat),
+                            seed=messages.seat_seed(game_plan.seed, seat),
                         )
                     ),
                     encode(deals[seat]),
@@ -292,7 +292,7 @@ def blocking_rate(config: LeagueConfig, seconds: float | None = None) -> Run:
             counts.append(request_id)
             if seconds is not None and len(ends) >= 3 and ends[-1] - playing_from >= seconds:
                 break
-        bye = encode(protocol.bye_message())
+        bye = encode(messages.bye_message())
         for fd in ins:
             write(fd, bye)
     finally:

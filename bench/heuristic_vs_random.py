@@ -1,7 +1,7 @@
 """The sample heuristic bot against the sample random bot: how often the heuristic team wins a game.
 
 Both bots are loaded from their files under ``sample_bots/python`` and driven in-process (no
-subprocesses): each request is built with :func:`rookarena.wire.protocol.act_message` exactly as the
+subprocesses): each request is built with :func:`rookarena.wire.messages.act_message` exactly as the
 referee sends it, each answer is parsed with :func:`rookarena.engine.actions.parse_action` and applied to the
 engine. Games are duplicate: every seed is played twice on the same deals, the heuristic pair in seats
 0 and 2 and then in seats 1 and 3, so that the luck of the cards cancels out. A draw (a game stopped
@@ -30,7 +30,7 @@ from rookarena.engine.game import Game, team_of
 from rookarena.engine.presets import PRESETS
 from rookarena.engine.rules import Rules
 from rookarena.wire import records
-from rookarena.wire.protocol import act_message
+from rookarena.wire.messages import act_message
 from rookarena.wire.records import derive_seed
 
 BOTS = Path(__file__).resolve().parent.parent / "sample_bots" / "python"

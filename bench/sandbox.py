@@ -35,7 +35,7 @@ import trio
 from rookarena.arena import config, isolation, league
 from rookarena.arena.bots import bot_environment
 from rookarena.arena.specs import BotSpec
-from rookarena.wire import protocol
+from rookarena.wire import conversation, messages
 
 RANDOM = [sys.executable, "-m", "rookarena.randombot"]
 
@@ -47,12 +47,12 @@ def start_up(command: list[str]) -> float:
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=bot_environment({}), start_new_session=True
     ) as process:
         assert process.stdin is not None and process.stdout is not None
-        process.stdin.write(protocol.encode(protocol.hello_message("bench")))
+        process.stdin.write(conversation.encode(messages.hello_message("bench")))
         process.stdin.flush()
         answer = process.stdout.readline()
         seconds = time.perf_counter() - started
         assert json.loads(answer)["type"] == "hello", answer
-        process.stdin.write(protocol.encode(protocol.bye_message()))
+        process.stdin.write(conversation.encode(messages.bye_message()))
         process.stdin.close()
         process.wait(timeout=30)
     return seconds

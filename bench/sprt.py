@@ -63,7 +63,7 @@ from rookarena.results import sprt, standings
 from rookarena.results.sprt import Hypothesis, Model, SequentialTest
 from rookarena.results.stats import ClusterSums, elo_interval, expected_score, t_interval
 from rookarena.wire import records
-from rookarena.wire.protocol import act_message
+from rookarena.wire.messages import act_message
 from rookarena.wire.records import derive_seed
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -32,7 +32,7 @@ import traceback
 from typing import IO, Any
 
 from rookarena.players.botloop import converse
-from rookarena.wire.protocol import VERSION
+from rookarena.wire.conversation import VERSION
 
 
 class Bot:

@@ -2,7 +2,7 @@
 
 For each example below this plays one seeded game in-process (the engine, with every seat played by
 ``rookarena.players.random_action``) and builds exactly what the referee sends: the messages come from
-``rookarena.wire.protocol`` (``hello_message``, ``game_message``, ``deal_messages``, ``act_message`` with its
+``rookarena.wire.messages`` (``hello_message``, ``game_message``, ``deal_messages``, ``act_message`` with its
 id stamped by a ``Conversation``, ``after_action`` after every action) and the bot's replies are fed back
 through that conversation. It keeps what one seat sees of the first hand, the seat that wins the auction,
 and writes ``<preset>.jsonl`` (one object per line: ``dir`` is ``>`` for referee to bot and ``<`` for bot
@@ -32,18 +32,14 @@ from rookarena.engine.game import Game
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import FirstLead, NestOrder, NestSeenBy
 from rookarena.players import random_action
-from rookarena.wire.protocol import (
-    Conversation,
-    Hello,
-    Reply,
+from rookarena.wire.conversation import Conversation, Hello, Reply, encode, request_id
+from rookarena.wire.messages import (
     act_message,
     after_action,
     bye_message,
     deal_messages,
-    encode,
     game_message,
     hello_message,
-    request_id,
     seat_seed,
 )
 from rookarena.wire.records import derive_seed

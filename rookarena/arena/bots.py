@@ -25,17 +25,8 @@ from rookarena.arena.process import bot_environment as bot_environment  # noqa: 
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import Fault
 from rookarena.arena.specs import Limits as Limits  # noqa: PLC0414 (check-bot's name for it)
-from rookarena.wire.protocol import (
-    Conversation,
-    Event,
-    FaultKind,
-    Hello,
-    Ignored,
-    ProtocolFault,
-    Reply,
-    encode,
-    hello_message,
-)
+from rookarena.wire.conversation import Conversation, Event, FaultKind, Hello, Ignored, ProtocolFault, Reply, encode
+from rookarena.wire.messages import hello_message
 
 log = logging.getLogger(__name__)
 

@@ -36,8 +36,9 @@ from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.wire.advice import Cause, diagnose, ignored_cause
+from rookarena.wire.conversation import Conversation, Hello, Ignored, ProtocolFault, encode
+from rookarena.wire.messages import hello_message
 from rookarena.wire.position import asked, fault_part
-from rookarena.wire.protocol import Conversation, Hello, Ignored, ProtocolFault, encode, hello_message
 
 CHECK_PRESETS = ("tournament", "open-nest", "kentucky")
 OPPONENT_NAME = "rookarena-random"

@@ -27,8 +27,8 @@ import trio
 
 from rookarena.arena.bots import BotProcess
 from rookarena.arena.specs import BotSpec, Fault, Limits, TimeControl
+from rookarena.wire.messages import bye_message
 from rookarena.wire.names import safe_file_name
-from rookarena.wire.protocol import bye_message
 from rookarena.wire.transcript import Answer, Decision, News, died, script, seats_of, unit_of
 
 

@@ -26,8 +26,8 @@ from rookarena.arena.referee import GameSetup, Referee, forfeit_record
 from rookarena.arena.specs import BotSpec, Fault, FaultPolicy, Limits, TimeControl
 from rookarena.engine.rules import Rules
 from rookarena.engine.seeding import deal_seed
+from rookarena.wire.messages import bye_message
 from rookarena.wire.names import safe_file_name
-from rookarena.wire.protocol import bye_message
 from rookarena.wire.records import new_game
 
 

@@ -35,7 +35,7 @@ from rookarena.arena.league import Ahead, PlannedGame, Units, units
 from rookarena.arena.specs import LeagueConfig
 from rookarena.errors import RookError
 from rookarena.wire import records
-from rookarena.wire.protocol import LineBuffer
+from rookarena.wire.conversation import LineBuffer
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import trio
 from rookarena.arena import proctree
 from rookarena.arena.proctree import bot_processes, signal_group
 from rookarena.arena.specs import Fault, Limits
-from rookarena.wire.protocol import FaultKind
+from rookarena.wire.conversation import FaultKind
 
 log = logging.getLogger(__name__)
 

@@ -28,19 +28,17 @@ from rookarena.engine.seeding import substitute_seed
 from rookarena.errors import IllegalActionError, ParseError
 from rookarena.players import random_action
 from rookarena.wire import errorline, position, records
-from rookarena.wire.protocol import (
-    FaultKind,
+from rookarena.wire.conversation import FaultKind, encode, request_id
+from rookarena.wire.messages import (
     News,
     ViewEncoder,
     act_line,
     action_text,
     after_action_lines,
     deal_messages,
-    encode,
     encode_per_seat,
     game_message,
     offered_action,
-    request_id,
     seat_seed,
 )
 from rookarena.wire.replies import not_legal

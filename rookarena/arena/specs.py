@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rookarena.engine.rules import Rules
-from rookarena.wire.protocol import FaultKind
+from rookarena.wire.conversation import FaultKind
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

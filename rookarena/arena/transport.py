@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from rookarena.arena.specs import BotSpec, Fault
-from rookarena.wire.protocol import Hello, Reply
+from rookarena.wire.conversation import Hello, Reply
 
 
 class Seat(Protocol):

@@ -24,7 +24,7 @@ from rookarena.arena.league import Ahead, PlannedGame, plan, play_unit  # noqa: 
 from rookarena.arena.match import BotPool, open_pool  # noqa: E402
 from rookarena.arena.proctree import kill_strays  # noqa: E402
 from rookarena.wire import records  # noqa: E402
-from rookarena.wire.protocol import LineBuffer  # noqa: E402
+from rookarena.wire.conversation import LineBuffer  # noqa: E402
 
 
 async def main() -> None:

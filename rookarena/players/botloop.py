@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from rookarena.errors import ParseError
-from rookarena.wire.protocol import referee_message
+from rookarena.wire.messages import referee_message
 
 Message = dict[str, Any]
 

@@ -2,7 +2,7 @@
 
 For tests and benchmarks of the built-in players without processes: each seat's player gets the
 ``game`` message and, for each decision, the ``act`` request with its view, built by
-:mod:`rookarena.wire.protocol` exactly as the referee builds them.
+:mod:`rookarena.wire.messages` exactly as the referee builds them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rookarena.engine.rules import Rules
 from rookarena.engine.views import view
 from rookarena.players.base import Deadline, Player
 from rookarena.wire import records
-from rookarena.wire.protocol import view_json
+from rookarena.wire.messages import view_json
 
 Check = Callable[[Game, int, str, list[str]], None]
 

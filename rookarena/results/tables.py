@@ -12,7 +12,7 @@ from typing import Any
 from rookarena.results.sprt import Model, SPRTResult, verdict
 from rookarena.results.standings import Crosstable, HeadToHead, Standing, tied
 from rookarena.results.stats import MeanInterval
-from rookarena.wire.protocol import FaultKind
+from rookarena.wire.conversation import FaultKind
 
 # Every fault kind a record can hold: the referee's, and a withdrawn team's forfeits. The CSV has a
 # column for each, and ``faults_other`` for any other, so that its columns are the same in every run.

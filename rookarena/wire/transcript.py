@@ -25,13 +25,12 @@ from rookarena.engine.game import Deal, Game, HandResult, Phase, deal_cards
 from rookarena.engine.rules import NestOrder, Rules
 from rookarena.engine.views import view
 from rookarena.wire import records
-from rookarena.wire.protocol import (
+from rookarena.wire.conversation import encode, request_id
+from rookarena.wire.messages import (
     after_action_lines,
     deal_messages,
-    encode,
     encode_per_seat,
     game_message,
-    request_id,
     seat_seed,
     view_json,
 )
@@ -78,7 +77,7 @@ class Decision:
     request_id: int = 0  # the id the referee gave this request (``protocol.request_id``)
 
     def request(self, request_id: int, deadline_ms: int, bank_ms: int, *, with_view: bool = True) -> bytes:
-        """The ``act`` line, as the referee encodes it (``rookarena.wire.protocol.act_line``)."""
+        """The ``act`` line, as the referee encodes it (``rookarena.wire.messages.act_line``)."""
         message: dict[str, Any] = {
             "type": "act",
             "deadline_ms": deadline_ms,

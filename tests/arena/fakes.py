@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rookarena.arena.specs import BotSpec, Fault
-from rookarena.wire.protocol import Conversation, FaultKind, Hello, Ignored, ProtocolFault, Reply
+from rookarena.wire.conversation import Conversation, FaultKind, Hello, Ignored, ProtocolFault, Reply
 
 # An answer to one request: the seconds it takes, then the bytes written (None: the bot closes its output).
 Answer = tuple[float, bytes | None]

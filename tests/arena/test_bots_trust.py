@@ -23,7 +23,7 @@ from procs import processes_with
 from rookarena.arena.bots import BotProcess
 from rookarena.arena.process import STOP_WAIT
 from rookarena.arena.specs import BotSpec, Fault, Limits
-from rookarena.wire.protocol import FaultKind, Reply
+from rookarena.wire.conversation import FaultKind, Reply
 
 ADVERSARY = TEST_BOTS / "adversary.py"
 

@@ -125,7 +125,7 @@ def test_the_referee_gives_the_verdict_and_check_bot_the_advice_of_the_table(
 
 
 def _hello_with(missing: tuple[str, ...]) -> Any:
-    from rookarena.wire.protocol import Hello
+    from rookarena.wire.conversation import Hello
 
     return Hello("x", "", True, missing)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rookarena.arena.specs import TimeControl
 from rookarena.engine import seeding
-from rookarena.wire import protocol, records
+from rookarena.wire import conversation, messages, records
 
 seconds = st.floats(min_value=0.0, max_value=1e4, allow_nan=False, allow_infinity=False)
 seeds = st.integers(min_value=0, max_value=(1 << 128) - 1)
@@ -57,8 +57,8 @@ def test_each_named_seed_is_the_one_derived_under_its_label(seed: int, deal: int
 def test_the_protocol_sends_the_seats_seeds_and_request_ids_of_the_seeding_module(
     seed: int, seat: int, number: int
 ) -> None:
-    assert protocol.seat_seed(seed, seat) == seeding.seat_seed(seed, seat)
-    assert protocol.request_id(seed, seat, number) == seeding.request_seed(seed, seat, number)
+    assert messages.seat_seed(seed, seat) == seeding.seat_seed(seed, seat)
+    assert conversation.request_id(seed, seat, number) == seeding.request_seed(seed, seat, number)
     assert 0 <= seeding.seat_seed(seed, seat) < 1 << seeding.SEAT_SEED_BITS
     assert 0 <= seeding.request_seed(seed, seat, number) < 1 << seeding.REQUEST_ID_BITS
 

@@ -21,7 +21,7 @@ from rookarena.arena import pool as workers
 from rookarena.arena.league import Ahead, PlannedGame, Units
 from rookarena.arena.match import Scheduled
 from rookarena.arena.specs import BotSpec, Entry
-from rookarena.wire.protocol import LineBuffer
+from rookarena.wire.conversation import LineBuffer
 
 SCRIPT = """
 import json, os, sys

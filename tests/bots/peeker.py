@@ -45,7 +45,7 @@ from rookarena.engine.cards import cards_text
 from rookarena.engine.game import deal_cards
 from rookarena.engine.rules import Rules
 from rookarena.players import random_action
-from rookarena.wire.protocol import seat_seed
+from rookarena.wire.messages import seat_seed
 from rookarena.wire.records import derive_seed
 
 GUESSES = [*range(2048), 2024, 2025, 2026, 4242, 12345, 31337, 65535, 99999, 123456, 1000000, 2**31 - 1]

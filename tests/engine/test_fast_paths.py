@@ -17,18 +17,14 @@ from rookarena.engine.game import Game
 from rookarena.engine.presets import PRESETS
 from rookarena.errors import IllegalActionError
 from rookarena.players import random_action
-from rookarena.wire.protocol import (
-    Conversation,
-    FaultKind,
-    Hello,
-    ProtocolFault,
+from rookarena.wire.conversation import Conversation, FaultKind, Hello, ProtocolFault, encode
+from rookarena.wire.messages import (
     ViewEncoder,
     act_line,
     act_message,
     action_text,
     after_action,
     after_action_lines,
-    encode,
     offered_action,
 )
 from rookarena.wire.records import derive_seed

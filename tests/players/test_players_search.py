@@ -30,7 +30,7 @@ from rookarena.players.search import (
     settings_for,
 )
 from rookarena.players.worlds import PILE, for_auction, from_view, sample
-from rookarena.wire.protocol import view_json
+from rookarena.wire.messages import view_json
 
 ALL_RULES = [pytest.param(preset.rules, id=name) for name, preset in PRESETS.items()]
 MUST_TRUMP = Rules(must_trump=True, lone_rook_forced=False, rook_anytime=False)

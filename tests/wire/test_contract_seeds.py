@@ -12,7 +12,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-from rookarena.wire.protocol import SEAT_SEED_BITS, seat_seed
+from rookarena.wire.messages import SEAT_SEED_BITS, seat_seed
 
 
 def test_a_seat_seed_depends_on_the_deal_seed_and_the_seat_only() -> None:

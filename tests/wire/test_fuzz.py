@@ -28,7 +28,7 @@ from rookarena.arena import config as league_config
 from rookarena.arena.config import ConfigError, load
 from rookarena.arena.specs import LeagueConfig
 from rookarena.engine.rules import KNOBS
-from rookarena.wire.protocol import (
+from rookarena.wire.conversation import (
     VERSION,
     Conversation,
     Event,

@@ -22,7 +22,7 @@ from conftest import ROOT
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
 from referencing import Registry, Resource
 
-from rookarena.wire.protocol import Conversation, Hello, Reply, State, encode
+from rookarena.wire.conversation import Conversation, Hello, Reply, State, encode
 
 PROTOCOL = ROOT / "protocol"
 SCHEMAS = PROTOCOL / "schemas"

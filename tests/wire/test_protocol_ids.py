@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena.wire.protocol import REQUEST_ID_BITS, Conversation, Hello, Ignored, Reply, State, request_id
+from rookarena.wire.conversation import REQUEST_ID_BITS, Conversation, Hello, Ignored, Reply, State, request_id
 from rookarena.wire.records import derive_seed
 
 HELLO = b'{"type":"hello","name":"b","version":"1","protocol":"rook/1"}\n'

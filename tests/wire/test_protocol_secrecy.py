@@ -19,7 +19,7 @@ from rookarena.engine.presets import PRESETS
 from rookarena.engine.rules import NestSeenBy
 from rookarena.players import random_action
 from rookarena.wire import records
-from rookarena.wire.protocol import act_message, after_action, deal_messages
+from rookarena.wire.messages import act_message, after_action, deal_messages
 
 
 def card_strings(value: Any) -> Iterator[str]:

@@ -19,7 +19,7 @@ from conftest import ROOT
 from contract_cases import END, START
 from test_protocol_docs import is_valid
 
-from rookarena.wire.protocol import Conversation, Hello, Ignored, ProtocolFault, Reply, State
+from rookarena.wire.conversation import Conversation, Hello, Ignored, ProtocolFault, Reply, State
 
 DOC = ROOT / "protocol" / "PROTOCOL.md"
 HELLO = b'{"type":"hello","name":"b","version":"1","protocol":"rook/1"}\n'
