@@ -50,6 +50,7 @@ PURE = [
     "wire/transcript",
     "web/diff",
     "engine/seeding",
+    "engine/scoring",
     "arena/specs",
 ]
 FORBIDDEN = {"trio", "click", "yaml", "subprocess", "os", "time", "socket", "rookarena.cli", "rookarena.arena"}

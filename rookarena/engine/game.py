@@ -19,21 +19,19 @@ import dataclasses
 import random
 from collections.abc import Iterator
 
+from rookarena.engine import scoring
 from rookarena.engine.actions import PASS, Action, Bid, Discard, Pass, Play, Trump, bid, discard, play, trump
 from rookarena.engine.cards import COLORS, ROOK, Card, Color, sort_cards
 from rookarena.engine.rules import (
     SEATS,
     AllPass,
-    BidMade,
-    BothCross,
     FirstLead,
     NestOrder,
-    NestTo,
     Rules,
-    TargetRule,
     _Choice,
     tables_for,
 )
+from rookarena.engine.scoring import Outcome
 from rookarena.errors import IllegalActionError, RecordError
 
 
@@ -85,14 +83,6 @@ class HandResult:
     made: bool | None = None
     score_change: tuple[int, int] = (0, 0)
     scores: tuple[int, int] = (0, 0)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Outcome:
-    winner: int | None  # the winning team; None for a draw at the hand limit
-    scores: tuple[int, int]
-    hands: int  # hands played, redeals included
-    reason: str
 
 
 class Game:
@@ -363,23 +353,13 @@ class Game:
     # -- scoring --------------------------------------------------------------------------------
 
     def _score_hand(self) -> None:
-        rules = self.rules
         bidder, high_bid, trump_color = self.bidder, self.high_bid, self.trump
         assert bidder is not None and high_bid is not None and trump_color is not None
-        bidders = team_of(bidder)
-        nest_team = team_of(self.tricks[-1].winner) if rules.nest_to is NestTo.LAST_TRICK else bidders
-        nest_counters = sum(self.tables.points[card] for card in self.discards)
-        counters = list(self.taken)
-        counters[nest_team] += nest_counters
-        if rules.bid_made is BidMade.AT_LEAST:
-            made = counters[bidders] >= high_bid
-        else:
-            made = counters[bidders] > high_bid
-        change = list(counters)
-        if not made:
-            change[bidders] = -high_bid
-        self.scores[0] += change[0]
-        self.scores[1] += change[1]
+        tally = scoring.score_hand(
+            self.rules, self.tables.points, bidder, high_bid, self.taken, self.tricks[-1].winner, self.discards
+        )
+        self.scores[0] += tally.change[0]
+        self.scores[1] += tally.change[1]
         self.history.append(
             HandResult(
                 number=self.hand_number,
@@ -391,46 +371,24 @@ class Game:
                 discards=tuple(self.discards),
                 trump=trump_color,
                 tricks=tuple(self.tricks),
-                nest_counters=nest_counters,
-                nest_team=nest_team,
-                counters=(counters[0], counters[1]),
-                made=made,
-                score_change=(change[0], change[1]),
+                nest_counters=tally.nest_counters,
+                nest_team=tally.nest_team,
+                counters=tally.counters,
+                made=tally.made,
+                score_change=tally.change,
                 scores=(self.scores[0], self.scores[1]),
             )
         )
-        self.outcome = self._decide(bidders) or self._at_limit()
+        scores, hands = (self.scores[0], self.scores[1]), len(self.history)
+        self.outcome = scoring.decide(self.rules, scores, hands, team_of(bidder)) or self._at_limit()
         if self.outcome is None:
             self.dealer = (self.dealer + 1) % SEATS
             self._start_hand()
         else:
             self.phase = Phase.OVER
 
-    def _decide(self, bidders: int) -> Outcome | None:
-        """The outcome after a scored hand, or None when the game goes on."""
-        rules, scores = self.rules, (self.scores[0], self.scores[1])
-        if rules.target_rule is TargetRule.REACH:
-            crossed = [score >= rules.target for score in scores]
-        else:
-            crossed = [score > rules.target for score in scores]
-        hands = len(self.history)
-        if crossed[0] != crossed[1]:
-            return Outcome(0 if crossed[0] else 1, scores, hands, "reached the target")
-        if not crossed[0]:
-            return None
-        if rules.both_cross is BothCross.BIDDER_WINS:
-            return Outcome(bidders, scores, hands, "both passed the target: the bidding team wins")
-        if scores[0] == scores[1]:
-            return None
-        return Outcome(0 if scores[0] > scores[1] else 1, scores, hands, "both passed the target: higher total")
-
     def _at_limit(self) -> Outcome | None:
-        """The hand limit's outcome: a safety stop for games that would never end."""
-        if len(self.history) < self.rules.hand_limit:
-            return None
-        s0, s1 = self.scores
-        winner = None if s0 == s1 else (0 if s0 > s1 else 1)
-        return Outcome(winner, (s0, s1), len(self.history), "hand limit reached")
+        return scoring.at_limit(self.rules, (self.scores[0], self.scores[1]), len(self.history))
 
     # -- explanations ---------------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ from typing import IO, Any
 
 from rookarena.engine.actions import Action
 from rookarena.engine.cards import Card, cards_text
-from rookarena.engine.game import Deal, Game, HandResult, Outcome, deal_cards
+from rookarena.engine.game import Deal, Game, HandResult, deal_cards
 from rookarena.engine.rules import SEATS, Rules
+from rookarena.engine.scoring import Outcome
 from rookarena.engine.seeding import SEED_BITS as SEED_BITS  # noqa: PLC0414 (the name its readers use)
 from rookarena.engine.seeding import derive_seed as derive_seed  # noqa: PLC0414 (the name its readers use)
 from rookarena.errors import IllegalActionError, ParseError, RecordError, RookError, RulesError

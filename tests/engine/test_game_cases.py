@@ -26,9 +26,10 @@ import pytest
 
 from rookarena.engine.actions import PASS, Action, bid, discard, parse_action, play, trump
 from rookarena.engine.cards import ROOK, Card, Color, cards_text, parse_cards
-from rookarena.engine.game import Deal, Game, Outcome, Phase, deal_cards
+from rookarena.engine.game import Deal, Game, Phase, deal_cards
 from rookarena.engine.presets import PRESETS
 from rookarena.engine.rules import AllPass, FirstLead, Rules
+from rookarena.engine.scoring import Outcome
 from rookarena.errors import IllegalActionError, RecordError
 from rookarena.players import random_action
 

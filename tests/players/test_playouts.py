@@ -13,9 +13,10 @@ import pytest
 
 from rookarena.engine.actions import Action, Bid, Pass
 from rookarena.engine.cards import ROOK, Card, Color, cards_text
-from rookarena.engine.game import Deal, Game, HandResult, Outcome, Phase, deal_cards, team_of
+from rookarena.engine.game import Deal, Game, HandResult, Phase, deal_cards, team_of
 from rookarena.engine.presets import PRESETS
 from rookarena.engine.rules import AllPass, BidMade, BothCross, FirstLead, NestTo, RookRank, Rules, TargetRule
+from rookarena.engine.scoring import Outcome
 from rookarena.players import random_action
 
 # Knob combinations no preset has, so that their branches are played too.
