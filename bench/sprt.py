@@ -59,7 +59,7 @@ from typing import Any
 from rookarena.engine.actions import parse_action
 from rookarena.engine.game import team_of
 from rookarena.engine.presets import PRESETS
-from rookarena.results import sprt, standings
+from rookarena.results import sprt, standings, store
 from rookarena.results.sprt import Hypothesis, Model, SequentialTest
 from rookarena.results.stats import ClusterSums, elo_interval, expected_score, t_interval
 from rookarena.wire import records
@@ -248,7 +248,7 @@ def pairs_from_records(directory: Path, new: str) -> list[Pair]:
         outcome = standings.pair_outcome(first, second, new)
         if outcome is None or outcome[1] is None:
             continue
-        a, b = standings.game_result(first), standings.game_result(second)
+        a, b = store.game_result(first), store.game_result(second)
         s1 = a.score if a.teams[0] == new else 1 - a.score
         s2 = b.score if b.teams[0] == new else 1 - b.score
         out.append((s1, s2, outcome[1]))

@@ -44,6 +44,7 @@ PURE = [
     "results/ratings",
     "results/sprt",
     "results/standings",
+    "results/store",
     "web/model",
     "web/index",
     "web/text",

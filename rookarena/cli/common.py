@@ -16,7 +16,7 @@ from rookarena.engine.presets import PRESETS, resolve
 from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
 from rookarena.results import directory as results
-from rookarena.results.standings import GameResult, Record
+from rookarena.results.store import GameResult, Record
 from rookarena.wire.names import name_from_hello, name_problem
 
 if TYPE_CHECKING:

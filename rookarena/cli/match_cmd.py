@@ -33,7 +33,7 @@ from rookarena.cli.run_cmd import _guessable_warning, _seed_closing
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.results import sprt as sequential
-from rookarena.results import standings, tables
+from rookarena.results import standings, store, tables
 from rookarena.wire import records
 
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ def match(
         if not tally or decision:
             return
         if tally[0].test.model is sequential.Model.TRINOMIAL:
-            game = standings.game_result(record)
+            game = store.game_result(record)
             tally[0] = tally[0].add_game(game.score if game.teams[0] == a.name else 1 - game.score)
         elif not pending:
             pending.append(record)
@@ -315,7 +315,7 @@ def match(
         if found is sequential.Outcome.UNDECIDED and at_cap == "fixed":
             found = fixed
             click.echo(report.fixed_verdict(summary.elo))
-    results_played = standings.game_results(played)
+    results_played = store.game_results(played)
     click.echo(report.match_faults(results_played, a.name, b.name))
     status = exit_status(found, _faulted(played, a.name), fail_on_faults)
     click.echo(status_line(status))
@@ -330,7 +330,7 @@ def match(
 
 def _faulted(played: Sequence[dict[str, Any]], name: str) -> bool:
     """Whether ``name`` had a fault in any of the records ``played``."""
-    for g in standings.each_result(played):
+    for g in store.each_result(played):
         if name in g.teams and any(faulty == g.teams.index(name) for faulty, _ in g.faults):
             return True
     return False

@@ -18,7 +18,7 @@ import click
 
 from rookarena.arena import league
 from rookarena.errors import RookError
-from rookarena.results import directory, standings, tables
+from rookarena.results import directory, standings, store, tables
 from rookarena.wire.position import fault_line
 
 
@@ -42,7 +42,7 @@ class Progress:
         self.every = standings_every
         self.asked = False  # a key asked for the standings: they are shown when the next game ends
         self.keys: Keys | None = None
-        self.results = standings.ResultStore()
+        self.results = store.ResultStore()
         for record in earlier or []:
             self.faults += len(self._count(record))
             self._keep(record)
@@ -52,7 +52,7 @@ class Progress:
         self.last_decile = -1
 
     def _keep(self, record: dict[str, Any]) -> None:
-        self.results.append(standings.game_result(record, keep=False))  # about 70 bytes a game
+        self.results.append(store.game_result(record, keep=False))  # about 70 bytes a game
 
     def _count(self, record: dict[str, Any]) -> list[dict[str, Any]]:
         faults: list[dict[str, Any]] = record.get("faults", [])

@@ -10,8 +10,8 @@ from rookarena.engine.presets import Preset
 from rookarena.engine.rules import KNOBS
 from rookarena.players.simulate import Summary
 from rookarena.results import tables
-from rookarena.results.standings import GameResult
 from rookarena.results.stats import EloDifference
+from rookarena.results.store import GameResult
 
 
 def rules_yaml(preset: Preset) -> str:

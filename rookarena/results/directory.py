@@ -19,7 +19,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 from rookarena.errors import RookError
 from rookarena.results import gamesindex, standings, tables
-from rookarena.results.standings import GameResult, HeadToHead, Record, ResultStore, game_result
+from rookarena.results.standings import HeadToHead
+from rookarena.results.store import GameResult, Record, ResultStore, game_result
 from rookarena.wire import records
 
 if TYPE_CHECKING:

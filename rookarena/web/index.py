@@ -14,7 +14,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from rookarena.results import standings
+from rookarena.results import store
 
 Record = Mapping[str, Any]
 
@@ -45,7 +45,7 @@ class Digest:
 
     def __init__(self) -> None:
         self.ids: list[str] = []
-        self.results = standings.ResultStore()
+        self.results = store.ResultStore()
         self._values: list[Any] = []  # names, reasons and fault-kind lists, each once
         self._index: dict[Any, int] = {}
         self._rows = array.array("i")
@@ -69,7 +69,7 @@ class Digest:
         gid = game_id(record, position) if gid is None else gid
         if self.first is None:
             self.first = record
-        result = standings.game_result(record, keep=False)
+        result = store.game_result(record, keep=False)
         game = record.get("result") or {}
         winner = game.get("winner")
         faults = record.get("faults") or []
@@ -143,7 +143,7 @@ class Digest:
         yield "]}"
 
 
-def pair_positions(played: Sequence[standings.GameResult]) -> dict[int, int]:
+def pair_positions(played: Sequence[store.GameResult]) -> dict[int, int]:
     """Each game of a duplicate deal pair mapped to the other, by position: the pairs of
     :func:`rookarena.results.standings.duplicate_pairs` (a deal with two games, each entry once as team 0)."""
     counts: dict[Any, int] = {}

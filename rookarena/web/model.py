@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rookarena.engine.presets import PRESETS
-from rookarena.results import standings, stats, tables
+from rookarena.results import standings, stats, store, tables
 from rookarena.web.index import DEFAULT_CAP, STOPPED, Digest, EmbedPlan, digest, embed_plan, pair_positions
 from rookarena.web.index import game_id as game_id  # noqa: PLC0414 (the pages' name for it, used by their readers)
 
@@ -103,12 +103,12 @@ class LogTail:
 
 
 def teams_of(record: Record) -> tuple[str, str]:
-    result = standings.game_result(record)
+    result = store.game_result(record)
     return result.teams
 
 
 def final_scores(record: Record) -> tuple[int, int]:
-    return standings.game_result(record).points
+    return store.game_result(record).points
 
 
 def game_summary(record: Record, index: int, partner: str | None) -> dict[str, Any]:
@@ -139,7 +139,7 @@ def game_summary(record: Record, index: int, partner: str | None) -> dict[str, A
 
 def partners(played: Sequence[Record]) -> dict[str, str]:
     """Each game of a duplicate pair mapped to the other (by game id)."""
-    results = [standings.game_result(record, keep=False) for record in played]
+    results = [store.game_result(record, keep=False) for record in played]
     return {game_id(played[a], a): game_id(played[b], b) for a, b in pair_positions(results).items()}
 
 
@@ -224,7 +224,7 @@ def ratings(rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
     return out
 
 
-def crosstable(played: Sequence[Record | standings.GameResult], order: Sequence[str]) -> dict[str, Any]:
+def crosstable(played: Sequence[Record | store.GameResult], order: Sequence[str]) -> dict[str, Any]:
     """Row entry against column entry: W-D-L, score rate, its Wilson interval, and whether that
     interval excludes 50%."""
     table = standings.crosstable(played, order)
@@ -253,9 +253,7 @@ def crosstable(played: Sequence[Record | standings.GameResult], order: Sequence[
     return {"entries": list(table.entries), "cells": cells}
 
 
-def neighbours(
-    played: Sequence[Record | standings.GameResult], rows: Sequence[standings.Standing]
-) -> list[dict[str, Any]]:
+def neighbours(played: Sequence[Record | store.GameResult], rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
     """Each entry against the next one below it in the standings (the neighbours table of the text)."""
     ranks = {row.name: row.rank for row in rows}
     out = []
@@ -285,7 +283,7 @@ def neighbours(
 
 
 def match_data(
-    played: Sequence[Record | standings.GameResult], a: str, b: str, test: sequential.SequentialTest | None
+    played: Sequence[Record | store.GameResult], a: str, b: str, test: sequential.SequentialTest | None
 ) -> dict[str, Any]:
     """Head to head: ``a``'s running score game by game, and with ``test`` its log-likelihood ratio after
     each deal pair (each game for a trinomial test) against its bounds, counted as ``rookarena match``
@@ -306,15 +304,15 @@ def match_data(
 
 
 def sprt_data(
-    played: Sequence[Record | standings.GameResult], a: str, b: str, test: sequential.SequentialTest
+    played: Sequence[Record | store.GameResult], a: str, b: str, test: sequential.SequentialTest
 ) -> dict[str, Any]:
     """The test's LLR after each game or deal pair of ``a`` against ``b``, in record order."""
     tally = test.start()
-    pending: list[standings.GameResult] = []
+    pending: list[store.GameResult] = []
     points = []
     decided = None
     for record in played:
-        game = standings.game_result(record, keep=False)
+        game = store.game_result(record, keep=False)
         if set(game.teams) != {a, b}:
             continue
         if test.model == TRINOMIAL:
@@ -348,10 +346,10 @@ def sprt_data(
     }
 
 
-def sprt_model(played: Sequence[Record | standings.GameResult]) -> str:
+def sprt_model(played: Sequence[Record | store.GameResult]) -> str:
     """The model of :mod:`rookarena.results.sprt` that ``match --sprt`` would use: deal pairs when the games hold
     duplicate deal pairs, games otherwise."""
-    paired = bool(standings.duplicate_pairs(standings.game_results(played)))
+    paired = bool(standings.duplicate_pairs(store.game_results(played)))
     return PENTANOMIAL if paired else TRINOMIAL
 
 

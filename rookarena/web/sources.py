@@ -21,7 +21,7 @@ from typing import Any, overload
 
 from rookarena.errors import RookError
 from rookarena.results import directory as results
-from rookarena.results import gamesindex, standings
+from rookarena.results import gamesindex, store
 from rookarena.web.index import Digest
 from rookarena.web.model import LeagueInfo, LogTail, game_id
 from rookarena.wire import records, transcript
@@ -309,7 +309,7 @@ def _lines_of_deal(path: pathlib.Path, deal: int, marks: Sequence[bytes]) -> Ite
 def find_partner(path: pathlib.Path, record: dict[str, Any], gid: str) -> tuple[str, dict[str, Any]] | None:
     """The other game of ``record``'s duplicate deal pair in ``path``, as :func:`rookarena.web.model.partners`
     pairs them (the deal's only two games, each entry once as team 0), read by searching for its deal."""
-    game = standings.game_result(record, keep=False)
+    game = store.game_result(record, keep=False)
     key = game.deal_key
     if key is None or game.teams[0] == game.teams[1]:
         return None
@@ -321,7 +321,7 @@ def find_partner(path: pathlib.Path, record: dict[str, Any], gid: str) -> tuple[
         other = _record_at(line)
         if other is None:
             continue
-        result = standings.game_result(other, keep=False)
+        result = store.game_result(other, keep=False)
         if result.deal_key == key and result.teams[0] != result.teams[1]:
             same.append((game_id(other, index), other))
     if len(same) != 2:
@@ -330,7 +330,7 @@ def find_partner(path: pathlib.Path, record: dict[str, Any], gid: str) -> tuple[
     if gid not in ids:
         return None
     partner = same[1 - ids.index(gid)]
-    if standings.game_result(partner[1], keep=False).teams != game.teams[::-1]:
+    if store.game_result(partner[1], keep=False).teams != game.teams[::-1]:
         return None
     return partner
 

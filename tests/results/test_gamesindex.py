@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from rookarena.cli import main
 from rookarena.results import directory as results
-from rookarena.results import gamesindex, standings
+from rookarena.results import gamesindex, store
 from rookarena.web import sources
 
 NAMES = ["alpha", "beta", "gamma"]
@@ -180,7 +180,7 @@ def test_a_damaged_index_is_never_believed(tmp_path_factory: pytest.TempPathFact
     firsts = {str(r["game_id"]): index for index, (_, _, r) in reversed(list(enumerate(every)))}
     truth = [line for index, line in enumerate(every) if firsts[str(line[2]["game_id"])] == index]  # a game once
     assert scanned.digest.ids == [str(r["game_id"]) for _, _, r in truth], kinds
-    expected = [standings.game_result(r, keep=False) for _, _, r in truth]
+    expected = [store.game_result(r, keep=False) for _, _, r in truth]
     assert list(scanned.digest.results) == expected, kinds
     assert list(results.merge_results([directory]).games) == expected, kinds
     for _, _, record in truth[:3]:

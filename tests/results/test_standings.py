@@ -8,6 +8,7 @@ import math
 import tracemalloc
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -15,8 +16,9 @@ from hypothesis import assume as hypothesis_assume
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.results import ratings, standings, stats, tables
-from rookarena.results.standings import Cell, GameResult, ResultStore, Standing
+from rookarena.results import ratings, standings, stats, store, tables
+from rookarena.results.standings import Cell, Standing
+from rookarena.results.store import GameResult, ResultStore
 
 Record = dict[str, Any]
 Hand = tuple[int | None, int, bool]  # (bidder seat or None for a redeal, bid, made)
@@ -93,8 +95,9 @@ def by_name(rows: list[Standing]) -> dict[str, Standing]:
     return {row.name: row for row in rows}
 
 
-def test_standings_module_is_pure() -> None:
-    tree = ast.parse(Path(standings.__file__).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", [standings, store], ids=["standings", "store"])
+def test_standings_module_is_pure(module: ModuleType) -> None:
+    tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
     modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert modules <= {
@@ -107,6 +110,7 @@ def test_standings_module_is_pure() -> None:
         "typing",
         "rookarena",
         "rookarena.results",
+        "rookarena.results.store",
     }
 
 
@@ -159,7 +163,7 @@ def test_duplicate_differences() -> None:
     assert a.half_width == pytest.approx(635.3102368, abs=1e-6)
     assert rows["B"].duplicate == stats.MeanInterval(1, -60, math.inf)
     assert rows["C"].duplicate == stats.MeanInterval(1, -160, math.inf)
-    pairs = standings.duplicate_pairs(standings.game_results(LEAGUE))
+    pairs = standings.duplicate_pairs(store.game_results(LEAGUE))
     assert [(p.record is LEAGUE[0], q.record is LEAGUE[1]) for p, q in pairs[:1]] == [(True, True)]
     assert len(pairs) == 2
 
@@ -436,7 +440,7 @@ def test_neighbours_are_the_head_to_heads_of_adjacent_entries(games: list[Any], 
     met = {frozenset((a, b)) for a, b, *_ in games}
     expected = [standings.head_to_head(records, a, b) for a, b in itertools.pairwise(order) if {a, b} in met]
     assert standings.neighbours(records, order) == expected
-    assert standings.neighbours(ResultStore(standings.game_results(records)), order) == expected
+    assert standings.neighbours(ResultStore(store.game_results(records)), order) == expected
 
 
 def test_neighbours_say_which_are_apart() -> None:
