@@ -140,11 +140,11 @@ class Differ:
         if reply.action not in decision.legal:
             shown = ", ".join(decision.legal[:8]) + (" ..." if len(decision.legal) > 8 else "")
             detail = f"illegal: {reply.action!r} is not one of the legal actions ({shown})"
-            self.answers.append(Answer(decision, reply.action, detail))
+            self.answers.append(Answer(decision, reply.action, detail, reply.comment))
             return None
         if reply.action == decision.old:  # the usual answer: its view is not shown, so it is not kept
             decision = dataclasses.replace(decision, view={})
-        self.answers.append(Answer(decision, reply.action))
+        self.answers.append(Answer(decision, reply.action, comment=reply.comment))
         return None
 
     async def _ensure(self, nursery: trio.Nursery, program: int) -> str | None:

@@ -79,6 +79,7 @@ class Referee:
         self.views = ViewEncoder()
         self.decisions = [0] * 4  # each seat's decisions so far, substituted ones included: its next request's number
         self.log_from: list[int | None] = [None] * 4  # where this game's stderr starts in each bot's log
+        self.comments: list[dict[str, Any]] = []  # the comments of the replies taken, in order (RECORD.md §2)
 
     async def play(self) -> dict[str, Any]:
         """Play the game to its end (or a forfeit) and return its record."""
@@ -172,13 +173,21 @@ class Referee:
             self._fault(seat, reply, legal)
             return None, elapsed
         action = offered_action(reply.action, legal)  # nearly always: one of the legal strings, exactly
+        detail = ""
+        if action is None:
+            action, detail = self._not_offered(reply.action, legal)
         if action is not None:
-            return action, elapsed
-        action, detail = self._not_offered(reply.action, legal)
-        if action is not None:
+            if reply.comment is not None:
+                self._comment(seat, reply.comment)
             return action, elapsed
         self._fault(seat, Fault(FaultKind.ILLEGAL, detail, reply.line), legal)
         return None, elapsed
+
+    def _comment(self, seat: int, text: str) -> None:
+        game = self.game
+        self.comments.append(
+            {"seat": seat, "hand": game.hand_number, "decision": position.decision_index(game), "text": text}
+        )
 
     def _not_offered(self, text: str, legal: list[Action]) -> tuple[Action | None, str]:
         """A reply's action that the fast path did not find: the legal action it names exactly (rare), or
@@ -259,6 +268,8 @@ class Referee:
                 for start, bot in zip(self.log_from, self.bots, strict=True)
             ],
         }
+        if self.comments:  # a record without comments has no such field, as before comments existed
+            extra["comments"] = self.comments
         if forfeit is not None:
             extra.update(position.unfinished(game))
             fault = self.faults[-1]

@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rookarena.wire.position import quoted
 from rookarena.wire.transcript import KINDS, Answer, Decision, DecisionKind
 
 EMBED_CAP = 200  # games embedded in the page for the viewer; the others are listed without a link
@@ -120,12 +121,14 @@ def text(summary: Summary) -> str:
     for answer in summary.differences:
         d = answer.decision
         mark = " (OLD's action may be the referee's, after a fault)" if d.suspect else ""
-        lines.append(f"{where(d)}: OLD {d.old!r}, NEW {answer.action!r}{mark}")
+        old, new = f"{d.old!r}{_said(d.old_comment)}", f"{answer.action!r}{_said(answer.comment)}"
+        lines.append(f"{where(d)}: OLD {old}, NEW {new}{mark}")
         lines.append(f"    {view_text(d)}")
     if summary.faults:
         lines += ["", f"{len(summary.faults)} decisions NEW did not answer with a legal action:"]
     for answer in summary.faults:
-        lines.append(f"{where(answer.decision)}: OLD {answer.decision.old!r}, NEW {answer.fault}")
+        d = answer.decision
+        lines.append(f"{where(d)}: OLD {d.old!r}{_said(d.old_comment)}, NEW {answer.fault}{_said(answer.comment)}")
     if summary.skipped:
         lines += ["", "decisions not asked:"]
     for gid, seat, count, why in summary.skipped:
@@ -143,6 +146,11 @@ def text(summary: Summary) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _said(comment: str | None) -> str:
+    """`` saying "text"`` for a decision's comment (escaped as JSON: a bot's words), or nothing."""
+    return "" if comment is None else f" saying {quoted(comment)}"
+
+
 def _answer(answer: Answer, embedded: bool) -> dict[str, Any]:
     d = answer.decision
     return {
@@ -153,6 +161,8 @@ def _answer(answer: Answer, embedded: bool) -> dict[str, Any]:
         "kind": d.kind.value,
         "old": d.old,
         "new": answer.action,
+        "old_comment": d.old_comment,
+        "new_comment": answer.comment,
         "fault": answer.fault,
         "view": view_text(d),
         "step": d.step,

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rookarena.web.model import final_scores, teams_of
-from rookarena.wire.position import fault_sentence, held
+from rookarena.wire.position import comments_of, fault_sentence, held
 
 COLOR_NAMES = {"R": "red", "G": "green", "B": "black", "Y": "yellow"}
 COLOR_ORDER = "RGBY"
@@ -162,10 +162,12 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
     for hand in record.get("hands") or []:
         lines.append("")
         lines.extend(_hand_lines(hand, rules, seats, seat, times))
+        lines.extend(f"  comment  {said}" for said in comments_of(record, hand, seat))
     unfinished = record.get("unfinished")
     if isinstance(unfinished, Mapping):
         lines.append("")
         lines.extend(_unfinished_lines(unfinished, rules, seats, seat))
+        lines.extend(f"  comment  {said}" for said in comments_of(record, unfinished, seat))
     return "\n".join(lines) + "\n"
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rookarena.wire.records import derive_seed
-from rookarena.wire.replies import describe, reply_problems
+from rookarena.wire.replies import clean_comment, comment_problem, describe, reply_problems
 
 VERSION = "rook/1"
 DEFAULT_MAX_LINE = 64 * 1024
@@ -75,6 +75,7 @@ class Reply:
     id: int
     action: str
     line: str
+    comment: str | None = None  # why the bot chose, as kept (see ``replies.clean_comment``)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -285,9 +286,15 @@ class Conversation:
             if problems:
                 return ProtocolFault(FaultKind.MALFORMED, "; ".join(problems), text)
             request_id = int(request_id)  # 7.0 is the integer 7, as in JSON Schema (PROTOCOL.md §6)
+        comment: Any = message.get("comment")
+        if comment is not None:  # rare: most replies carry none, and cost this one lookup
+            problem = comment_problem(comment)
+            if problem is not None:
+                return ProtocolFault(FaultKind.MALFORMED, problem, text)
+            comment = clean_comment(comment)
         if request_id == self.awaiting and self.state is State.AWAIT_REPLY:
             self.state, self.awaiting = State.IDLE, None
-            return Reply(request_id, action, text)
+            return Reply(request_id, action, text, comment)
         shown = str(request_id)
         if self.state is State.IDLE:
             return Ignored(f"a reply with id {shown} arrived when no request was open", text)

@@ -8,6 +8,7 @@ and ``decision_index`` numbers a decision within its hand, which a fault keeps a
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -190,6 +191,46 @@ def fault_part(record: Mapping[str, Any], fault: Mapping[str, Any]) -> dict[str,
     if 1 <= number <= len(hands):
         return cut(hands[number - 1], nest_order, decision)
     return None
+
+
+def action_texts(hand: Mapping[str, Any], nest_order: str) -> list[str]:
+    """A recorded hand's actions (played, a redeal, or ``unfinished``) as texts, in the order of decisions."""
+    out = [call["action"] for call in hand.get("auction") or []]
+    if hand.get("bidder") is None:
+        return out
+    nest = [f"discard {card}" for card in hand.get("discards") or []]
+    if hand.get("trump") is not None:
+        named = f"trump {hand['trump']}"
+        nest = [named, *nest] if nest_order == "trump-then-discard" else [*nest, named]
+    out.extend(nest)
+    tricks = [*(hand.get("tricks") or []), *([hand["trick"]] if hand.get("trick") else [])]
+    out.extend(f"play {card}" for trick in tricks for card in trick["cards"])
+    return out
+
+
+def comments_of(record: Mapping[str, Any], hand: Mapping[str, Any], seat: int | None = None) -> list[str]:
+    """The comments the bots' replies gave in ``hand`` (of ``record``), each as ``seat 1 on 'bid 120':
+    "text"`` in the order of the decisions; with ``seat``, that seat's only (a bot's words can name its cards)."""
+    number = hand.get("number")
+    mine = [
+        c
+        for c in record.get("comments") or []
+        if isinstance(c, Mapping) and c.get("hand") == number and seat in (None, c.get("seat"))
+    ]
+    if not mine:
+        return []
+    texts = action_texts(hand, str((record.get("rules") or {}).get("nest_order", "discard-then-trump")))
+    out = []
+    for c in sorted(mine, key=lambda c: c["decision"] if isinstance(c.get("decision"), int) else -1):
+        decision = c.get("decision")
+        action = texts[decision] if isinstance(decision, int) and 0 <= decision < len(texts) else "?"
+        out.append(f"seat {c.get('seat')} on {action!r}: {quoted(c.get('text'))}")
+    return out
+
+
+def quoted(text: Any) -> str:
+    """A bot's text in double quotes, its quotes, backslashes and control characters escaped."""
+    return json.dumps(str(text), ensure_ascii=False)
 
 
 def fault_sentence(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,11 @@ _COLOURS = {
 }
 _VERBS = ("pass", "bid", "discard", "trump", "play")
 _MAX_SHOWN = 60  # characters of a bot's value quoted in a message
+COMMENT_MAX = 240  # characters of a reply's comment kept, after trimming (PROTOCOL.md §6)
+CUT_MARK = "…"  # ends a comment cut to COMMENT_MAX characters
+# Characters that could move a terminal's cursor, colour its text or reorder what it shows: a comment
+# keeps none of them (each becomes a space), so it prints as one plain line wherever it is shown.
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def describe(value: Any) -> str:
@@ -62,6 +68,24 @@ def reply_problems(message: dict[str, Any]) -> list[str]:
     elif not isinstance(action, str):
         problems.append(f"reply's 'action' must be a string, got {describe(action)}")
     return problems
+
+
+def comment_problem(value: Any) -> str | None:
+    """Why a reply's ``comment`` is not one (None when it is a string, or null: no comment)."""
+    if value is None or isinstance(value, str):
+        return None
+    return f"reply's 'comment' must be a string, got {describe(value)}"
+
+
+def clean_comment(text: str) -> str | None:
+    """A comment as it is kept: control and direction characters made spaces, a lone surrogate made U+FFFD,
+    trimmed, cut to ``COMMENT_MAX`` characters (its last then ``CUT_MARK``); None when nothing is left."""
+    if not text.isascii() or not text.isprintable():
+        text = _UNSHOWN.sub(" ", text.encode("utf-16", "surrogatepass").decode("utf-16", "replace"))
+    text = text.strip()
+    if len(text) > COMMENT_MAX:
+        text = text[: COMMENT_MAX - 1].rstrip() + CUT_MARK
+    return text or None
 
 
 def _integer(value: Any) -> bool:

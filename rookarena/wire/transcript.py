@@ -75,6 +75,7 @@ class Decision:
     step: int  # the replay viewer's step showing the table just before this decision
     suspect: bool  # the seat had faulted earlier in the game: the referee may have chosen ``old`` for it
     request_id: int = 0  # the id the referee gave this request (``protocol.request_id``)
+    old_comment: str | None = None  # the comment the record keeps with ``old`` (RECORD.md §2), if any
 
     def request(self, request_id: int, deadline_ms: int, bank_ms: int, *, with_view: bool = True) -> bytes:
         """The ``act`` line, as the referee encodes it (``rookarena.wire.messages.act_line``)."""
@@ -97,6 +98,7 @@ class Answer:
     decision: Decision
     action: str | None
     fault: str | None = None  # "timeout: ...", "crash: ...", "illegal: ...", or "skipped: ..." after one
+    comment: str | None = None  # the comment the bot's reply gave, if any
 
     @property
     def differs(self) -> bool:
@@ -182,14 +184,17 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
         if seat in wanted:
             yield News(seat, lines)
     base = 0  # the replay viewer's step for each hand's deal (then one per action, then the score)
+    said = _comments(record)
     for hand in history:
         step = base
-        for action in _actions(hand, rules):
+        for number, action in enumerate(_actions(hand, rules)):
             seat = game.to_act
             legal = game.legal_actions()
             if seat in wanted:
                 stamp = request_id(id_seed, seat, numbers[seat])
-                yield _decision(game, gid, seat, legal, action, step, faulted.get(seat), stamp)
+                decision = _decision(game, gid, seat, legal, action, step, faulted.get(seat), stamp)
+                comment = said.get((hand.number, number, seat))
+                yield decision if comment is None else dataclasses.replace(decision, old_comment=comment)
             numbers[seat] += 1
             hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
             game.apply(action)
@@ -263,6 +268,17 @@ def _decision(
         suspect=faulted_in is not None and faulted_in <= game.hand_number,
         request_id=stamp,
     )
+
+
+def _comments(record: Mapping[str, Any]) -> dict[tuple[int, int, int], str]:
+    """The record's comments by hand number, decision within the hand and seat."""
+    out: dict[tuple[int, int, int], str] = {}
+    for c in record.get("comments") or []:
+        if isinstance(c, Mapping) and isinstance(c.get("text"), str):
+            key = (c.get("hand"), c.get("decision"), c.get("seat"))
+            if all(isinstance(part, int) for part in key):
+                out[key] = c["text"]  # type: ignore[index]
+    return out
 
 
 def _first_faults(record: Mapping[str, Any]) -> dict[int, int]:

@@ -21,8 +21,13 @@
       el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))),
       el("tbody", {}, list.map((row) => el("tr", { class: row.suspect ? "suspect" : "", title: row.suspect ? "OLD had faulted earlier in this game: the referee may have chosen this for it" : null },
         el("td", {}, link(row)), el("td", { class: "num" }, row.hand), el("td", { class: "num" }, row.trick === null ? "-" : row.trick),
-        el("td", { class: "num" }, row.seat), el("td", {}, row.kind), el("td", {}, el("code", {}, row.old)),
-        el("td", {}, newText(row)), el("td", { class: "view" }, row.view))))));
+        el("td", { class: "num" }, row.seat), el("td", {}, row.kind), el("td", {}, el("code", {}, row.old), said(row.old_comment)),
+        el("td", {}, newText(row), said(row.new_comment)), el("td", { class: "view" }, row.view))))));
+  }
+
+  // A bot's comment beside its decision: text only, never markup.
+  function said(comment) {
+    return typeof comment === "string" ? el("q", { class: "comment" }, comment) : null;
   }
 
   const total = d.counts[d.counts.length - 1];

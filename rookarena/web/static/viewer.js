@@ -186,6 +186,7 @@ const Rook = (() => {
       nest: [], auction: [], tricks: [], trick: null, discards: [], taken: [0, 0], scores: [0, 0], actions: 0,
       stop: true, bidder: null });
     placeFaults(record, out, played.length);
+    placeComments(record, out);
     let slowest = null;
     for (const step of out) {
       if (step.act && typeof step.act.ms === "number" && (!slowest || step.act.ms > slowest.act.ms)) slowest = step;
@@ -207,6 +208,15 @@ const Rook = (() => {
       const step = out[at];
       step.faults = [...(step.faults || []), fault];
       step.stop = true;
+    }
+  }
+
+  // A reply's comment goes to the step of its decision: hand `hand`, the step that made `decision + 1` actions.
+  function placeComments(record, out) {
+    for (const c of Array.isArray(record.comments) ? record.comments : []) {
+      if (!c || typeof c.hand !== "number" || typeof c.decision !== "number") continue;
+      const step = out.find((s) => s.act && s.hand === c.hand - 1 && s.actions === c.decision + 1);
+      if (step) step.comments = [...(step.comments || []), { seat: c.seat, text: String(c.text) }];
     }
   }
 
@@ -394,6 +404,9 @@ const Rook = (() => {
           el("dt", {}, "counters taken"), el("dd", { class: "taken" }, `${step.taken[0]} to ${step.taken[1]}`),
           el("dt", {}, "score"), el("dd", { class: "score", "data-scores": step.scores.join(",") }, `${step.scores[0]} to ${step.scores[1]}`)),
         (step.faults || []).map((f) => el("p", { class: "fault-here", "data-seat": f.seat }, faultText(f, names, seat, step))),
+        // A bot's own words, as text only (never markup), and to a seat's view only its own.
+        (step.comments || []).filter((c) => seat === null || seat === c.seat).map((c) =>
+          el("p", { class: "comment", "data-seat": c.seat }, `seat ${c.seat} (${names[c.seat]}) says: `, el("q", {}, c.text))),
         summary, result,
         el("h4", {}, "auction"), auction, el("h4", {}, "tricks"), tricks);
     }
