@@ -45,6 +45,7 @@ PURE = [
     "results/sprt",
     "results/standings",
     "results/store",
+    "results/export",
     "web/model",
     "web/index",
     "web/text",

@@ -15,7 +15,7 @@ import click
 from rookarena.engine.presets import PRESETS, resolve
 from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
-from rookarena.results import directory as results
+from rookarena.results import summary
 from rookarena.results.store import GameResult, Record
 from rookarena.wire.names import name_from_hello, name_problem
 
@@ -133,12 +133,12 @@ def render_standings(
     played: Sequence[Record | GameResult], fmt: str, wide: bool = False, anchors: dict[str, float] | None = None
 ) -> str:
     """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
-    return results.standings_text(played, fmt, wide=wide, width=_columns(), anchors=anchors)
+    return summary.standings_text(played, fmt, wide=wide, width=_columns(), anchors=anchors)
 
 
 def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
     """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text shown."""
-    return results.write(out_dir, played, fmt, wide=wide, width=_columns())
+    return summary.write(out_dir, played, fmt, wide=wide, width=_columns())
 
 
 def _spec(command: str, name: str | None, fallback: str) -> BotSpec:

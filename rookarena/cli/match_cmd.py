@@ -34,6 +34,7 @@ from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.results import sprt as sequential
 from rookarena.results import standings, store, tables
+from rookarena.results.summary import standings_text
 from rookarena.wire import records
 
 if TYPE_CHECKING:
@@ -299,7 +300,7 @@ def match(
         if lock is not None:
             lock.release()
     _never_started(played, runner)
-    click.echo(results.standings_text(played, "simple", crosstable=False, wide=wide, width=_columns()))
+    click.echo(standings_text(played, "simple", crosstable=False, wide=wide, width=_columns()))
     summary = standings.head_to_head(played, a.name, b.name)
     outcome = decision[0] if decision else tally[0].result() if tally else None
     click.echo("")

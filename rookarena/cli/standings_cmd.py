@@ -11,7 +11,7 @@ import click
 from rookarena.cli.common import WIDE_HELP, _table_or_json, main, render_standings
 from rookarena.errors import RookError
 from rookarena.results import directory as results
-from rookarena.results import standings, tables
+from rookarena.results import export, standings
 
 if TYPE_CHECKING:
     pass
@@ -41,6 +41,6 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
     anchors = results.recorded_anchors(paths)
     if fmt == "json":
         rows = standings.standings(played, anchors=anchors)
-        click.echo(json.dumps(tables.standings_json(rows), indent=2, allow_nan=False))
+        click.echo(json.dumps(export.standings_json(rows), indent=2, allow_nan=False))
         return
     click.echo(render_standings(played, fmt, wide, anchors))

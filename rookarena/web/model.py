@@ -2,7 +2,7 @@
 
 The page's own script draws everything from this dict. Figures come from :mod:`rookarena.results.standings`,
 :mod:`rookarena.results.stats` and :mod:`rookarena.results.tables` (never recomputed here), so the page says what
-``rookarena standings`` says. The standings rows are ``tables.standings_json`` as it is: a column added
+``rookarena standings`` says. The standings rows are ``export.standings_json`` as it is: a column added
 there shows up in the page with its key as its label.
 
 A large league is not embedded whole: every game is listed from a compact index
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rookarena.engine.presets import PRESETS
-from rookarena.results import standings, stats, store, tables
+from rookarena.results import export, standings, stats, store, tables
 from rookarena.web.index import DEFAULT_CAP, STOPPED, Digest, EmbedPlan, digest, embed_plan, pair_positions
 from rookarena.web.index import game_id as game_id  # noqa: PLC0414 (the pages' name for it, used by their readers)
 
@@ -409,7 +409,7 @@ def report_page(
     (:meth:`Digest.index_json` and the records' lines)."""
     played = summary.results
     rows = standings.standings(played, anchors=anchors_of(info))
-    table = tables.standings_json(rows)["standings"]
+    table = export.standings_json(rows)["standings"]
     entries = [row.name for row in rows]
     head = None
     if len(entries) == 2:

@@ -19,7 +19,7 @@ from rookarena.wire import position, records
 from rookarena.wire.conversation import Conversation, ProtocolFault, Reply
 from rookarena.wire.replies import COMMENT_MAX, CUT_MARK, clean_comment
 from rookarena.wire.transcript import Answer as DiffAnswer
-from rookarena.wire.transcript import script
+from rookarena.wire.transcript import Decision, script
 
 EVIL = '<script>alert("x")</script>\x1b[31m red\x07 \u202e'
 
@@ -115,12 +115,10 @@ async def test_diff_shows_both_comments_beside_the_two_decisions() -> None:
     record, _ = await _game(12)
     c = record["comments"][0]
     decision = next(
-        step
-        for step in script(record, [c["seat"]])
-        if not isinstance(step, bytes) and getattr(step, "old_comment", None) is not None
+        step for step in script(record, [c["seat"]]) if isinstance(step, Decision) and step.old_comment is not None
     )
     assert decision.old_comment == c["text"]
-    answer = DiffAnswer(decision, "pass" if decision.old != "pass" else "bid 100", comment="<b>mine</b>\"")
+    answer = DiffAnswer(decision, "pass" if decision.old != "pass" else "bid 100", comment='<b>mine</b>"')
     summary = diff.summarize(new="new", new_hello="", old="talker", games=1, answers=[answer])
     out = diff.text(summary)
     assert f"saying {json.dumps(c['text'], ensure_ascii=False)}" in out and 'saying "<b>mine</b>\\""' in out

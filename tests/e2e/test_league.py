@@ -30,6 +30,7 @@ from rookarena.arena import league
 from rookarena.arena.config import load
 from rookarena.arena.specs import LeagueConfig
 from rookarena.results import directory as results
+from rookarena.results.summary import standings_text
 
 BAD_BOT = TEST_BOTS / "bad_bot.py"
 NAMES = ("alpha", "beta", "gamma")
@@ -297,7 +298,7 @@ def test_three_shards_merged_give_the_standings_of_the_whole_league(played: Leag
     assert results.missing_shards(dirs) == []
     streamed = results.merge_results(dirs)  # what run and standings read: no record kept, the same table
     assert all(g.record is None for g in streamed.games)
-    assert results.standings_text(streamed.games, "plain") == results.standings_text(merged, "plain")
+    assert standings_text(streamed.games, "plain") == standings_text(merged, "plain")
     assert results.missing_shards([dirs[1]]) == ["1/3", "3/3"]
     partial = subprocess.run(
         command("standings", str(dirs[1])),

@@ -16,7 +16,7 @@ from hypothesis import assume as hypothesis_assume
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.results import ratings, standings, stats, store, tables
+from rookarena.results import export, ratings, standings, stats, store, tables
 from rookarena.results.standings import Cell, Standing
 from rookarena.results.store import GameResult, ResultStore
 
@@ -192,8 +192,8 @@ def test_ties_share_a_rank_and_a_prior_can_be_chosen() -> None:
     rows = standings.standings(split)
     assert [(row.rank, row.name) for row in rows] == [(1, "A"), (1, "B")]  # equal figures: one rank, by name
     assert [line.split()[0] for line in tables.standings_table(rows, "plain").splitlines()[1:3]] == ["1=", "1="]
-    assert [r["rank"] for r in tables.standings_json(rows)["standings"]] == [1, 1]
-    assert [line.split(",")[0] for line in tables.standings_csv(rows).splitlines()[1:]] == ["1", "1"]
+    assert [r["rank"] for r in export.standings_json(rows)["standings"]] == [1, 1]
+    assert [line.split(",")[0] for line in export.standings_csv(rows).splitlines()[1:]] == ["1", "1"]
     assert rows[0].rating.elo == rows[1].rating.elo == 0
     assert rows[0].duplicate is None  # no league field and no seed: no pairs
     # Without a prior, a split pair still has finite ratings; an unbeaten entry does not.

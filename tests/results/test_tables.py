@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from rookarena.results import tables
+from rookarena.results import export, tables
 from rookarena.results.ratings import Rating
 from rookarena.results.sprt import Hypothesis, Model, SPRTResult
 from rookarena.results.standings import Cell, Crosstable, HeadToHead, Standing
@@ -171,7 +171,7 @@ def test_standings_table_formats_and_the_optional_column() -> None:
 
 
 def test_standings_csv() -> None:
-    text = tables.standings_csv([ALPHA, BETA])
+    text = export.standings_csv([ALPHA, BETA])
     rows = list(csv.DictReader(io.StringIO(text)))
     assert text.splitlines()[0] == (
         "rank,bot,games,wins,losses,draws,score,win_rate,win_rate_lo,win_rate_hi,points_for,points_against,"
@@ -180,7 +180,7 @@ def test_standings_csv() -> None:
         "elo,elo_error,elo_lo,elo_hi,rating_unit,pairs,dup_pairs,dup_diff,dup_lo,dup_hi"
     )
     # The same columns whatever the faults: a table without any has them all too.
-    assert tables.standings_csv([GAMMA]).splitlines()[0] == text.splitlines()[0]
+    assert export.standings_csv([GAMMA]).splitlines()[0] == text.splitlines()[0]
     alpha, beta = rows
     # score 10 + 1/2; made rate 21/30 = 0.7; Elo 35.2 ± 40.44 → [−5.24, 75.64]; dup 12.5 ± 30.125.
     assert alpha["score"] == "10.5" and alpha["win_rate"] == "0.65625"
@@ -196,16 +196,16 @@ def test_standings_csv() -> None:
     )
     assert (beta["made_rate"], beta["average_bid"], beta["faults"], beta["faults_crash"]) == ("", "", "0", "0")
     assert (beta["elo"], beta["dup_pairs"], beta["dup_lo"], beta["dup_hi"]) == ("-0.2", "1", "-inf", "inf")
-    gamma = next(csv.DictReader(io.StringIO(tables.standings_csv([GAMMA]))))
+    gamma = next(csv.DictReader(io.StringIO(export.standings_csv([GAMMA]))))
     assert (gamma["dup_pairs"], gamma["dup_diff"], gamma["dup_lo"]) == ("0", "", "")
     assert (gamma["faults_crash"], gamma["faults_other"], gamma["rating_unit"]) == ("0", "0", "games")
     assert (alpha["rating_unit"], alpha["pairs"]) == ("deal pairs", "8")
     odd = dataclasses.replace(GAMMA, faults=(("gremlins", 2),))
-    assert next(csv.DictReader(io.StringIO(tables.standings_csv([odd]))))["faults_other"] == "2"
+    assert next(csv.DictReader(io.StringIO(export.standings_csv([odd]))))["faults_other"] == "2"
 
 
 def test_standings_json() -> None:
-    data = tables.standings_json([ALPHA, BETA, GAMMA])
+    data = export.standings_json([ALPHA, BETA, GAMMA])
     text = json.dumps(data, allow_nan=False)  # strict JSON: no Infinity
     alpha, beta, gamma = json.loads(text)["standings"]
     assert alpha["win_rate"] == {"estimate": 0.65625, "lo": 0.4301, "hi": 0.8279}

@@ -23,8 +23,7 @@ from rookarena.engine.game import Deal, Game
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.engine.views import View, view
-from rookarena.results import directory as results
-from rookarena.results import standings, tables
+from rookarena.results import standings, summary, tables
 from rookarena.web import model, page, sources
 
 pytestmark = pytest.mark.slow
@@ -79,7 +78,7 @@ def _build(directory: pathlib.Path, preset_name: str, names: list[str], deals: i
     held = " ".join(played[0]["hands"][0]["deal"][1])
     played[0]["result"] = {**played[0]["result"], "reason": f"reached the target (note: seat 1 holds {held})"}
     web_games.write_dir(directory, played, names, deals=deals)
-    results.write(directory, played, "simple")
+    summary.write(directory, played, "simple")
     found = sources.load([directory])
     data = model.report_data(found.records, found.info, found.tails, test=_test(found.records))
     (directory / "report.html").write_text(page.render(data, "test"), encoding="utf-8")

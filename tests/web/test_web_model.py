@@ -21,7 +21,7 @@ from rookarena.engine.game import Deal, Game
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.engine.views import view
-from rookarena.results import standings, tables
+from rookarena.results import export, standings
 from rookarena.web import index, model, page, sources, text
 from rookarena.wire import records
 
@@ -43,7 +43,7 @@ def test_standings_rows_are_the_standings_json(league_dir: tuple[pathlib.Path, l
     directory, played = league_dir
     found = sources.load([directory])
     data = model.report_data(found.records, found.info, found.tails)
-    expected = tables.standings_json(standings.standings(played))["standings"]
+    expected = export.standings_json(standings.standings(played))["standings"]
     assert data["standings"]["rows"] == json.loads(json.dumps(expected))
     keys = [column["key"] for column in data["standings"]["columns"]]
     assert keys == list(expected[0])
@@ -58,7 +58,7 @@ def test_the_report_keeps_the_anchors_of_league_json(league_dir: tuple[pathlib.P
     found = sources.load([directory])
     rows = {row["bot"]: row for row in model.report_data(found.records, found.info, found.tails)["standings"]["rows"]}
     assert rows["beta"]["rating"] == {"elo": 25.0, "error": 0.0} and rows["beta"]["anchor"]
-    expected = tables.standings_json(standings.standings(played, anchors={"beta": 25.0}))["standings"]
+    expected = export.standings_json(standings.standings(played, anchors={"beta": 25.0}))["standings"]
     assert {row["bot"]: row["rating"] for row in expected} == {bot: row["rating"] for bot, row in rows.items()}
 
 
