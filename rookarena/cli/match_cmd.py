@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import pathlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -38,6 +38,7 @@ from rookarena.results.summary import standings_text
 from rookarena.wire import records
 
 if TYPE_CHECKING:
+    from rookarena.arena.match import Match, MatchConfig
     from rookarena.arena.specs import BotSpec
 
 
@@ -190,23 +191,118 @@ def match(
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C or SIGTERM
     """
-    from rookarena.arena.match import Match, MatchConfig  # noqa: PLC0415
-    from rookarena.arena.specs import FaultPolicy, Limits, TimeControl  # noqa: PLC0415 (see FAULT_POLICIES)
-
-    from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+    from rookarena.arena.match import Match  # noqa: PLC0415
 
     _logging(verbose)
+    test = _test_for(games, duplicate, sprt, sprt_points, (alpha, beta))
+    out_dir = pathlib.Path(out) if out else None
+    lock = _match_out(out_dir) if out_dir is not None else None
+    team_a, team_b = _teams((command_a, partner_a, name_a), (command_b, partner_b, name_b), startup)
+    seed, drawn = _match_seed(seed, holdout)
+    if isolation_kind == "bwrap":
+        team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
+        if records.guessable(seed):
+            click.echo(_guessable_warning(seed, "--seed"), err=True)
+    config = _config(team_a, team_b, rules_spec, games, seed, duplicate, (move_time, bank, startup), faults, out_dir)
+    watch = _Watch(config.names[0], games, test, results.RecordSink(out_dir / results.GAMES_FILE) if out_dir else None)
+    _play(Match(config), watch, games, lock)
+    status = _closing(watch, config.names[1], out_dir, wide, (at_cap, fail_on_faults))
+    _seed_closing(seed, drawn, "--seed")
+    if holdout:
+        click.echo(f"holdout: seed {seed} is the one committed as sha256 {records.seed_commitment(seed)}", err=True)
+    if status:
+        raise SystemExit(status)
+
+
+def _test_for(
+    games: int,
+    duplicate: bool,
+    sprt: tuple[float, float] | None,
+    sprt_points: tuple[float, float] | None,
+    errors: tuple[float, float],
+) -> sequential.SequentialTest | None:
+    """The sequential test the options ask for, refused or warned about when --games is too small for it."""
     if duplicate and games % 2:
         raise click.BadParameter(
             f"expected an even number with --duplicate (each deal is played twice), got {games}", param_hint="--games"
         )
-    test = _sequential_test(sprt, sprt_points, alpha, beta, duplicate)
+    test = _sequential_test(sprt, sprt_points, errors[0], errors[1], duplicate)
     warning = check_cap(test, games) if test is not None else None
     if warning is not None:
         click.echo(warning, err=True)
-    out_dir = pathlib.Path(out) if out else None
-    lock = _match_out(out_dir) if out_dir is not None else None
+    return test
+
+
+def _config(
+    team_a: tuple[BotSpec, BotSpec],
+    team_b: tuple[BotSpec, BotSpec],
+    rules_spec: str,
+    games: int,
+    seed: int,
+    duplicate: bool,
+    clock: tuple[float, float, float],
+    faults: str,
+    out_dir: pathlib.Path | None,
+) -> MatchConfig:
+    """The match's settings from the command line's options."""
+    from rookarena.arena.match import MatchConfig  # noqa: PLC0415
+    from rookarena.arena.specs import FaultPolicy, Limits, TimeControl  # noqa: PLC0415 (see FAULT_POLICIES)
+
     name, rules_value = load_rules(rules_spec)
+    move_time, bank, startup = clock
+    return MatchConfig(
+        team_a=team_a,
+        team_b=team_b,
+        rules=rules_value,
+        rules_name=name,
+        games=games,
+        seed=seed,
+        duplicate=duplicate,
+        time=TimeControl(move=move_time, bank=bank, startup=startup),
+        policy=FaultPolicy(faults),
+        limits=Limits(startup=startup),
+        log_dir=out_dir,
+        names=(team_a[0].name, team_b[0].name),
+    )
+
+
+def _closing(watch: _Watch, other: str, out_dir: pathlib.Path | None, wide: bool, verdict: tuple[str, bool]) -> int:
+    """Print the standings and the verdict; the exit status the verdict asks for."""
+    click.echo(standings_text(watch.played, "simple", crosstable=False, wide=wide, width=_columns()))
+    status = _verdict(watch, other, *verdict)
+    if out_dir is not None:
+        click.echo(f"records: {out_dir / 'games.jsonl'}")
+    return status
+
+
+def _play(runner: Match, watch: _Watch, games: int, lock: results.ResultsLock | None) -> None:
+    """Run the match to its end, a stop request or Ctrl-C, leaving no bot process and no lock behind."""
+    from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+
+    watch.stop = runner.stop
+    try:
+        run_trio(until_signal, runner.run, watch.on_record)
+    except StopRequestedError:
+        ignore_stop_signals()
+        click.echo(f"interrupted after {len(watch.played)} of {games} games", err=True)
+        raise SystemExit(130) from None
+    finally:
+        # every bot is stopped: what is still re-parented to this process was left by one of them
+        proctree.kill_strays()
+        if watch.sink is not None:
+            watch.sink.close()
+        if lock is not None:
+            lock.release()
+    _never_started(watch.played, runner)
+
+
+Program = tuple[str | None, str | None, str | None]  # a team's command, partner command and --name option
+
+
+def _teams(team_a: Program, team_b: Program, startup: float) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
+    """Both teams' two seats, named from the options or the bots' hellos, the two names made distinct."""
+    (command_a, partner_a, name_a), (command_b, partner_b, name_b) = team_a, team_b
+    assert command_a is not None and command_b is not None
     a, b, a2, b2 = _hello_names(
         [
             (_spec(command_a, name_a, "a"), name_a is not None),
@@ -219,90 +315,88 @@ def match(
     assert a is not None and b is not None
     if a.name == b.name:
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
-    team_a = (a, a2 if a2 is not None and a2.command != a.command else a)
-    team_b = (b, b2 if b2 is not None and b2.command != b.command else b)
+    return (a, a2 if a2 is not None and a2.command != a.command else a), (
+        b,
+        b2 if b2 is not None and b2.command != b.command else b,
+    )
+
+
+def _match_seed(seed: int | None, holdout: bool) -> tuple[int, bool]:
+    """The deals' seed (drawn when not given, its commitment shown first for --holdout) and whether it was drawn."""
     if holdout and seed is not None:
         raise click.BadParameter("a held-out match draws its own seed: give --holdout or --seed, not both")
     drawn = seed is None
     seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
     if holdout:
         click.echo(f"holdout: the deals' seed is committed as sha256 {records.seed_commitment(seed)}", err=True)
-    if isolation_kind == "bwrap":
-        team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
-        if records.guessable(seed):
-            click.echo(_guessable_warning(seed, "--seed"), err=True)
-    config = MatchConfig(
-        team_a=team_a,
-        team_b=team_b,
-        rules=rules_value,
-        rules_name=name,
-        games=games,
-        seed=seed,
-        duplicate=duplicate,
-        time=TimeControl(move=move_time, bank=bank, startup=startup),
-        policy=FaultPolicy(faults),
-        limits=Limits(startup=startup),
-        log_dir=out_dir,
-        names=(a.name, b.name),
-    )
-    played: list[dict[str, Any]] = []
-    sink = results.RecordSink(out_dir / results.GAMES_FILE) if out_dir else None
+    return seed, drawn
 
-    decision: list[sequential.SPRTResult] = []
-    # The test's running sums: O(1) per finished game or deal pair. A pair's first game waits in `pending`.
-    tally = [test.start()] if test is not None else []
-    pending: list[dict[str, Any]] = []
 
-    def on_record(record: dict[str, Any]) -> None:
-        played.append(record)
-        if sink is not None:
-            sink.write(record)
-        click.echo(report.game_line(record, a.name, len(played), games), err=True)
-        if not tally or decision:
+class _Watch:
+    """Each finished game as it arrives: written, shown on one line, and added to the test's running sums
+    (O(1) per finished game or deal pair; a pair's first game waits in ``pending``); the match is stopped
+    when the test decides."""
+
+    def __init__(
+        self, name: str, games: int, test: sequential.SequentialTest | None, sink: results.RecordSink | None
+    ) -> None:
+        self.name, self.games, self.sink = name, games, sink
+        self.played: list[dict[str, Any]] = []
+        self.tally = test.start() if test is not None else None
+        self.pending: list[dict[str, Any]] = []
+        self.decision: sequential.SPRTResult | None = None
+        self.stop: Callable[[], None] = lambda: None
+
+    def on_record(self, record: dict[str, Any]) -> None:
+        self.played.append(record)
+        if self.sink is not None:
+            self.sink.write(record)
+        click.echo(report.game_line(record, self.name, len(self.played), self.games), err=True)
+        if self.tally is None or self.decision is not None or not self._count(record):
             return
-        if tally[0].test.model is sequential.Model.TRINOMIAL:
-            game = store.game_result(record)
-            tally[0] = tally[0].add_game(game.score if game.teams[0] == a.name else 1 - game.score)
-        elif not pending:
-            pending.append(record)
-            return
-        else:
-            first = pending.pop()
-            outcome = standings.pair_outcome(first, record, a.name)
-            if outcome is None:
-                return  # not a pair
-            if outcome[1] is None and tally[0].test.model is sequential.Model.POINTS:
-                # A game forfeited before its first hand: no points. NEW's forfeit stops the points test
-                # deciding at all (it must not pass by crashing); OLD's leaves the pair out.
-                if not _faulted([first, record], a.name):
-                    return
-                tally[0] = tally[0].add_forfeit()
-            else:
-                tally[0] = tally[0].add_pair(outcome[0], outcome[1] or 0.0)
-        result = tally[0].result()
+        result = self.tally.result()
         if result.decision is not None:
-            decision.append(result)
-            click.echo(f"test decided after {len(played)} games", err=True)
-            runner.stop()
+            self.decision = result
+            click.echo(f"test decided after {len(self.played)} games", err=True)
+            self.stop()
 
-    runner = Match(config)
-    try:
-        run_trio(until_signal, runner.run, on_record)
-    except StopRequestedError:
-        ignore_stop_signals()
-        click.echo(f"interrupted after {len(played)} of {games} games", err=True)
-        raise SystemExit(130) from None
-    finally:
-        # every bot is stopped: what is still re-parented to this process was left by one of them
-        proctree.kill_strays()
-        if sink is not None:
-            sink.close()
-        if lock is not None:
-            lock.release()
-    _never_started(played, runner)
-    click.echo(standings_text(played, "simple", crosstable=False, wide=wide, width=_columns()))
-    summary = standings.head_to_head(played, a.name, b.name)
-    outcome = decision[0] if decision else tally[0].result() if tally else None
+    def _count(self, record: dict[str, Any]) -> bool:
+        """Add ``record`` to the test's sums; whether they changed."""
+        tally = self.tally
+        assert tally is not None
+        if tally.test.model is sequential.Model.TRINOMIAL:
+            game = store.game_result(record)
+            self.tally = tally.add_game(game.score if game.teams[0] == self.name else 1 - game.score)
+            return True
+        if not self.pending:
+            self.pending.append(record)
+            return False
+        first = self.pending.pop()
+        outcome = standings.pair_outcome(first, record, self.name)
+        if outcome is None:
+            return False  # not a pair
+        if outcome[1] is None and tally.test.model is sequential.Model.POINTS:
+            # A game forfeited before its first hand: no points. NEW's forfeit stops the points test
+            # deciding at all (it must not pass by crashing); OLD's leaves the pair out.
+            if not _faulted([first, record], self.name):
+                return False
+            self.tally = tally.add_forfeit()
+        else:
+            self.tally = tally.add_pair(outcome[0], outcome[1] or 0.0)
+        return True
+
+    def outcome(self) -> sequential.SPRTResult | None:
+        """The test's result: its decision, or where it stands at the end; None without a test."""
+        if self.decision is not None:
+            return self.decision
+        return self.tally.result() if self.tally is not None else None
+
+
+def _verdict(watch: _Watch, other: str, at_cap: str, fail_on_faults: bool) -> int:
+    """Print the match summary, the question and its answer, the faults and the status line; the exit status."""
+    played, name = watch.played, watch.name
+    summary = standings.head_to_head(played, name, other)
+    outcome = watch.outcome()
     click.echo("")
     click.echo(tables.match_summary(summary, outcome))
     fixed = sequential.Outcome.WORSE if summary.elo.hi < 0 else sequential.Outcome.NOT_WORSE
@@ -316,17 +410,10 @@ def match(
         if found is sequential.Outcome.UNDECIDED and at_cap == "fixed":
             found = fixed
             click.echo(report.fixed_verdict(summary.elo))
-    results_played = store.game_results(played)
-    click.echo(report.match_faults(results_played, a.name, b.name))
-    status = exit_status(found, _faulted(played, a.name), fail_on_faults)
+    click.echo(report.match_faults(store.game_results(played), name, other))
+    status = exit_status(found, _faulted(played, name), fail_on_faults)
     click.echo(status_line(status))
-    if out_dir is not None:
-        click.echo(f"records: {out_dir / 'games.jsonl'}")
-    _seed_closing(seed, drawn, "--seed")
-    if holdout:
-        click.echo(f"holdout: seed {seed} is the one committed as sha256 {records.seed_commitment(seed)}", err=True)
-    if status:
-        raise SystemExit(status)
+    return status
 
 
 def _faulted(played: Sequence[dict[str, Any]], name: str) -> bool:

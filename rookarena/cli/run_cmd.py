@@ -19,7 +19,9 @@ from rookarena.results import directory as results
 from rookarena.wire import records
 
 if TYPE_CHECKING:
+    from rookarena.arena.league import PlannedGame as Game
     from rookarena.arena.specs import LeagueConfig
+    from rookarena.cli.progress import Progress
 
 
 @main.command()
@@ -67,17 +69,10 @@ def run(
     verbose: int,
 ) -> None:
     """Run the league of CONFIG and print its standings."""
-    from rookarena.arena import isolation, league, pool, preflight  # noqa: PLC0415 (see FAULT_POLICIES)
+    from rookarena.arena import isolation, league  # noqa: PLC0415 (see FAULT_POLICIES)
     from rookarena.arena.config import load as load_config  # noqa: PLC0415
 
-    from .progress import Keys, Progress, finished_records, last_log_line, plan_text  # noqa: PLC0415
-    from .stopping import (  # noqa: PLC0415
-        StopRequestedError,
-        first_error,
-        ignore_stop_signals,
-        run_trio,
-        until_signal,
-    )
+    from .progress import Progress, finished_records, plan_text  # noqa: PLC0415
 
     _logging(verbose)
     try:
@@ -93,27 +88,8 @@ def run(
     config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
     commitment = records.seed_commitment(config.seed) if holdout else None
     isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
-    games = league.plan(isolated)
-    if shard:
-        k, n = _parse_shard(shard)
-        sliced = league.shard(games, k, n)
-        if not sliced:
-            deals = len({game.number // 2 for game in games})
-            raise click.BadParameter(
-                f"{shard!r}: this league's {len(games)} games form {deals} deal pair(s), so slice {k} of {n} would "
-                f"be empty: use at most {deals} slices",
-                param_hint="--shard",
-            )
-        games = sliced
-    bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
-    problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
-    if problems:
-        raise click.ClickException("; ".join(problems))
-    if isolation.any_isolated(config):
-        try:
-            isolation.check()
-        except RookError as exc:
-            raise click.ClickException(str(exc)) from None
+    games = _slice(league.plan(isolated), shard)
+    _check_can_run(config, jobs)
     if dry_run:
         try:
             finished = results.prepare(out_dir, config, resume, label, write=False)
@@ -134,33 +110,101 @@ def run(
         click.echo(f"holdout: the deals' seed is committed as sha256 {commitment} (revealed at the end)", err=True)
     _seed_lines(config)
     todo = [game for game in games if game.game_id not in finished]
-    # No more jobs than units of work, and one unit is played here rather than by a worker process of its own.
-    count = min(jobs or config.jobs, max(1, len(league.units(todo, jobs or config.jobs))))
-    planned = count if todo else jobs or config.jobs  # (a run with nothing to play notes what it would do)
+    count = _workers(config, jobs or config.jobs, todo, out_dir)
+    progress = Progress(
+        len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
+    )
+    resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
+        f" --shard {shard}" if shard else ""
+    )
+    try:
+        _play(config, isolated, todo, count, out_dir, progress, resume_hint, verbose)
+    finally:
+        lock.release()
+    _closing(out_dir, progress, fmt, wide)
+    _seed_closing(config.seed, config.seed_drawn, "seed:")
+    if commitment is not None:
+        click.echo(f"holdout: seed {config.seed} is the one committed as sha256 {commitment}", err=True)
+
+
+def _slice(games: list[Game], shard: str | None) -> list[Game]:
+    """The games of slice K/N (``--shard``), refused when it would be empty; all of them without a shard."""
+    from rookarena.arena import league  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    if not shard:
+        return games
+    k, n = _parse_shard(shard)
+    sliced = league.shard(games, k, n)
+    if not sliced:
+        deals = len({game.number // 2 for game in games})
+        raise click.BadParameter(
+            f"{shard!r}: this league's {len(games)} games form {deals} deal pair(s), so slice {k} of {n} would "
+            f"be empty: use at most {deals} slices",
+            param_hint="--shard",
+        )
+    return sliced
+
+
+def _check_can_run(config: LeagueConfig, jobs: int | None) -> None:
+    """Refuse, before any game, a run the machine cannot give its open files or its isolation."""
+    from rookarena.arena import isolation, preflight  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
+    problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
+    if problems:
+        raise click.ClickException("; ".join(problems))
+    if isolation.any_isolated(config):
+        try:
+            isolation.check()
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+def _workers(config: LeagueConfig, jobs: int, todo: list[Game], out_dir: pathlib.Path) -> int:
+    """How many workers play ``todo``: no more than its units of work. Their CPUs are noted in league.json;
+    one worker is this process, kept with its bots on one CPU under ``pin_cpus: true``."""
+    from rookarena.arena import league, pool  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    count = min(jobs, max(1, len(league.units(todo, jobs))))
+    planned = count if todo else jobs  # (a run with nothing to play notes what it would do)
     placement = pool.placement(config.pin_cpus, planned)
-    if count == 1 and placement:  # `pin_cpus: true` with one job: this process and its bots on one CPU
+    if count == 1 and placement:
         try:
             os.sched_setaffinity(0, {placement[0]})  # before any thread: every thread and bot inherits it
         except OSError as exc:
             click.echo(f"warning: cannot keep this run on CPU {placement[0]}: {exc.strerror}", err=True)
             placement = None
     results.note_placement(out_dir, config.pin_cpus, placement, proctree.tracking())
-    progress = Progress(
-        len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
-    )
+    return count
+
+
+def _play(
+    config: LeagueConfig,
+    isolated: LeagueConfig,
+    todo: list[Game],
+    count: int,
+    out_dir: pathlib.Path,
+    progress: Progress,
+    resume_hint: str,
+    verbose: int,
+) -> None:
+    """Play ``todo`` on ``count`` workers, each record written as it arrives; a stop says what is kept."""
+    from rookarena.arena import league, pool  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    from .progress import Keys  # noqa: PLC0415
+    from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+
     sink = results.RecordSink(out_dir / results.GAMES_FILE)
 
     def on_record(record: dict[str, Any]) -> None:
         sink.write(record)
         progress.update(record)
 
-    resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
-        f" --shard {shard}" if shard else ""
-    )
     keys = Keys.watch(progress)
     if keys is not None:
         click.echo("press s for the standings so far", err=True)
     progress.show()
+    where = out_dir / results.GAMES_FILE
     try:
         if count == 1:
             try:
@@ -172,25 +216,28 @@ def run(
     except* RookError as group:
         progress.finish()
         click.echo(f"stopped: {first_error(group)}", err=True)
-        where = out_dir / results.GAMES_FILE
         click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
         raise SystemExit(1) from None
     except* StopRequestedError:
         ignore_stop_signals()
         progress.finish()
-        click.echo(
-            f"stopped: {progress.done} of {progress.total} games are in {out_dir / results.GAMES_FILE}", err=True
-        )
+        click.echo(f"stopped: {progress.done} of {progress.total} games are in {where}", err=True)
         click.echo(resume_hint, err=True)
         raise SystemExit(130) from None
     finally:
         if keys is not None:
             keys.close()
         sink.close()
-        lock.release()
+
+
+def _closing(out_dir: pathlib.Path, progress: Progress, fmt: str, wide: bool) -> None:
+    """The standings of every game in ``out_dir`` (read as ``rookarena standings`` reads them), written
+    beside the records; exit 1 naming each bot that never completed its handshake."""
+    from .progress import last_log_line  # noqa: PLC0415
+
     progress.finish()
     try:
-        merged = results.merge_results([out_dir])  # read the same way as `rookarena standings` reads them
+        merged = results.merge_results([out_dir])
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     summary = progress.summary(out_dir / "logs")
@@ -205,9 +252,6 @@ def run(
             click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
         raise SystemExit(1)
-    _seed_closing(config.seed, config.seed_drawn, "seed:")
-    if commitment is not None:
-        click.echo(f"holdout: seed {config.seed} is the one committed as sha256 {commitment}", err=True)
 
 
 def _league_seed(

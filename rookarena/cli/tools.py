@@ -4,7 +4,7 @@ replay viewer, a game as text, and the decision diff."""
 from __future__ import annotations
 
 import pathlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,6 +12,10 @@ from rookarena.cli.common import _logging, _spec, bank_option, main, move_time_o
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
+
+if TYPE_CHECKING:
+    from rookarena.arena.specs import TimeControl
+    from rookarena.web.sources import Stored
 
 
 @main.command("bot")
@@ -218,48 +222,18 @@ def diff_command(
     Prints the counts by kind of decision (bid, discard, trump, lead, follow), then each difference with
     the seat's view; -o writes the same as a page whose differences open in the replay viewer.
     """
-    import json  # noqa: PLC0415
-
     from rookarena import __version__  # noqa: PLC0415
     from rookarena.arena.differ import Differ, run_starts  # noqa: PLC0415
     from rookarena.web import diff as diff_page  # noqa: PLC0415
-    from rookarena.web import page, sources  # noqa: PLC0415
+    from rookarena.web import page  # noqa: PLC0415
 
     _logging(verbose)
-    try:
-        found = sources.select([pathlib.Path(d) for d in directories], old, set(wanted), limit)
-    except RookError as exc:
-        raise click.ClickException(str(exc)) from None
-    if not found.known:
-        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
-    names = found.names
-    if old not in names:
-        shown = ", ".join(repr(name) for name in names)
-        raise click.BadParameter(
-            f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
-        )
-    games = found.games
-    known = found.known
-    missing = [gid for gid in wanted if gid not in known]
-    if missing:
-        raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
-    if not games:
-        raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
+    games = _diff_games(directories, old, wanted, limit)
     import trio  # noqa: PLC0415 (only the diff runs bots)
 
-    from rookarena.arena.specs import Limits, TimeControl  # noqa: PLC0415
+    from rookarena.arena.specs import Limits  # noqa: PLC0415
 
-    settings: dict[str, Any] = {}
-    try:
-        meta = json.loads((pathlib.Path(directories[0]) / results.PLAN_FILE).read_text(encoding="utf-8"))
-        settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
-    except (OSError, ValueError):
-        pass
-    clock = TimeControl(
-        move=move_time if move_time is not None else float(settings.get("move", 1.0)),
-        bank=bank if bank is not None else float(settings.get("bank", 0.0)),
-        startup=startup if startup is not None else float(settings.get("startup", 10.0)),
-    )
+    clock = _diff_clock(directories[0], move_time, bank, startup)
     for gid, record in games:  # every record must replay before any bot is started
         try:
             records.replay(record)
@@ -282,3 +256,48 @@ def diff_command(
         data = diff_page.page_data(summary, games.records(involved), version=__version__)
         _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
         click.echo(f"page: {output}")
+
+
+def _diff_games(directories: tuple[str, ...], old: str, wanted: tuple[str, ...], limit: int | None) -> Stored:
+    """The games of ``old`` that ``diff`` replays (``--game``, ``--limit``), each bad choice refused in one line."""
+    from rookarena.web import sources  # noqa: PLC0415
+
+    try:
+        found = sources.select([pathlib.Path(d) for d in directories], old, set(wanted), limit)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
+    if not found.known:
+        raise click.ClickException(f"no games in {', '.join(repr(d) for d in directories)}")
+    names = found.names
+    if old not in names:
+        shown = ", ".join(repr(name) for name in names)
+        raise click.BadParameter(
+            f"no bot {old!r} in the games of {', '.join(directories)}: expected one of {shown}", param_hint="OLD"
+        )
+    games = found.games
+    known = found.known
+    missing = [gid for gid in wanted if gid not in known]
+    if missing:
+        raise click.BadParameter(f"no game {missing[0]!r} in {', '.join(directories)}", param_hint="--game")
+    if not games:
+        raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
+    return games
+
+
+def _diff_clock(directory: str, move_time: float | None, bank: float | None, startup: float | None) -> TimeControl:
+    """The clock ``diff`` gives NEW: each option given, else the league's (league.json), else the default."""
+    import json  # noqa: PLC0415
+
+    from rookarena.arena.specs import TimeControl  # noqa: PLC0415 (see FAULT_POLICIES)
+
+    settings: dict[str, Any] = {}
+    try:
+        meta = json.loads((pathlib.Path(directory) / results.PLAN_FILE).read_text(encoding="utf-8"))
+        settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
+    except (OSError, ValueError):
+        pass
+    return TimeControl(
+        move=move_time if move_time is not None else float(settings.get("move", 1.0)),
+        bank=bank if bank is not None else float(settings.get("bank", 0.0)),
+        startup=startup if startup is not None else float(settings.get("startup", 10.0)),
+    )

@@ -16,7 +16,7 @@ import rookarena
 PACKAGE = pathlib.Path(rookarena.__file__).parent
 LONGEST_CLI_FUNCTION = 80
 # The commands still longer than that, at most as long as they are now: none may grow, none may join.
-STILL_LONG = {("match_cmd.py", "match"): 188, ("run_cmd.py", "run"): 156, ("tools.py", "diff_command"): 86}
+STILL_LONG: dict[tuple[str, str], int] = {}  # none left: every command function is within the limit
 
 
 def module_name(path: pathlib.Path) -> str:
