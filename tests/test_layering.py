@@ -43,6 +43,7 @@ PURE = [
     "results/stats",
     "results/ratings",
     "results/sprt",
+    "results/caps",
     "results/standings",
     "results/store",
     "results/export",

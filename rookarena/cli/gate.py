@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from rookarena.results import caps
 from rookarena.results import sprt as sequential
 from rookarena.results.sprt import Outcome
 
@@ -26,7 +27,7 @@ def _flag(test: sequential.SequentialTest) -> str:
 def check_cap(test: sequential.SequentialTest, games: int) -> str | None:
     """Refuse a cap under the fewest games that can ever decide (a usage error); else the warning, if any,
     that the expected games to a decision at the bounds exceed the cap."""
-    units = sequential.min_decision(test)
+    units = caps.min_decision(test)
     per_unit = 1 if test.model is sequential.Model.TRINOMIAL else 2
     if games < units * per_unit:
         unit = test.unit + ("s" if units != 1 else "")
@@ -35,11 +36,11 @@ def check_cap(test: sequential.SequentialTest, games: int) -> str | None:
             f"got {games}",
             param_hint="--games",
         )
-    typical, wide = sequential.expected_games(test)
+    typical, wide = caps.expected_games(test)
     if wide <= games:
         return None
     if test.model is sequential.Model.POINTS:
-        figure = f"about {typical:,.0f} games on average for differences of sd {sequential.REFERENCE_POINTS_SD:g}"
+        figure = f"about {typical:,.0f} games on average for differences of sd {caps.REFERENCE_POINTS_SD:g}"
     elif test.model is sequential.Model.PENTANOMIAL:
         figure = (
             f"about {typical:,.0f} games on average when a deal's two games mostly split, "

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy import optimize  # type: ignore[import-untyped]
 from scipy import stats as scipy_stats
 
-from rookarena.results import sprt, tables
+from rookarena.results import caps, sprt, tables
 from rookarena.results.sprt import Hypothesis, Model, SequentialTest
 from rookarena.results.stats import expected_score
 
@@ -281,7 +281,7 @@ def test_min_decision_is_the_first_sample_size_that_can_reach_a_bound(
     model: Model, h0: float, width: float, alpha: float
 ) -> None:
     test = SequentialTest(model, h0, min(h0 + width, sprt.ELO_LIMIT), alpha, 0.05)
-    n = sprt.min_decision(test)
+    n = caps.min_decision(test)
     if n > (14 if model is Model.TRINOMIAL else 8):
         return  # every sample would take too long to list; the smaller cases check the same search
     assert decides(test, n)
@@ -301,13 +301,13 @@ def test_min_decision_is_the_first_sample_size_that_can_reach_a_bound(
 )
 def test_min_decision_table(model: Model, bounds: tuple[float, float], units: int) -> None:
     test = SequentialTest(model, *bounds)
-    assert sprt.min_decision(test) == units
+    assert caps.min_decision(test) == units
     if model is not Model.POINTS:
         # The fastest sample at that size decides, one fewer cannot: all outcomes on two values.
         lower, upper = test.bounds
-        hi, lo = sprt._extreme_llrs(sprt._values(len(test.start().counts)), units, *bounds)
+        hi, lo = caps._extreme_llrs(sprt._values(len(test.start().counts)), units, *bounds)
         assert hi >= upper or lo <= lower
-        hi, lo = sprt._extreme_llrs(sprt._values(len(test.start().counts)), units - 1, *bounds)
+        hi, lo = caps._extreme_llrs(sprt._values(len(test.start().counts)), units - 1, *bounds)
         assert lower < lo and hi < upper
 
 
@@ -317,9 +317,9 @@ def test_expected_games_at_the_bounds() -> None:
     gap = expected_score(0) - expected_score(-10)
     lower, upper = test.bounds
     per_pair = (0.95 * -lower - 0.05 * upper) / (gap * gap / (2 * 0.125))
-    typical, wide = sprt.expected_games(test)
+    typical, wide = caps.expected_games(test)
     assert wide == pytest.approx(2 * per_pair)
-    assert typical == pytest.approx(2 * per_pair * sprt.REFERENCE_PAIR_VARIANCE / 0.125)
+    assert typical == pytest.approx(2 * per_pair * caps.REFERENCE_PAIR_VARIANCE / 0.125)
     assert round(typical) == 1040 and round(wide) == 6401
 
 
