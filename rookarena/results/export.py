@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rookarena.results.standings import Standing
-from rookarena.results.tables import model_note
+from rookarena.results.tables import COUNT_HEADERS, model_note
 from rookarena.wire.conversation import FaultKind
 
 # Every fault kind a record can hold: the referee's, and a withdrawn team's forfeits. The CSV has a
@@ -36,12 +36,7 @@ def standings_csv(rows: Sequence[Standing]) -> str:
     """
     unit = "deal pairs" if any(row.pairs for row in rows) else "games"
     header = [
-        "rank",
-        "bot",
-        "games",
-        "wins",
-        "losses",
-        "draws",
+        *COUNT_HEADERS,
         "score",
         "win_rate",
         "win_rate_lo",

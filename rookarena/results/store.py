@@ -72,6 +72,15 @@ SMALL = (-(2**31), 2**31)  # what a signed 32-bit array element holds
 LARGE = (-(2**63), 2**63)  # and a 64-bit one
 
 
+def intern(values: list[Any], index: dict[Any, int], value: Any) -> int:
+    """The number ``value`` is kept under in ``values``, which it is added to the first time."""
+    found = index.get(value)
+    if found is None:
+        found = index[value] = len(values)
+        values.append(value)
+    return found
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Whole:
     """A deal key kept whole (not a tuple ending in its deal number)."""
@@ -100,11 +109,7 @@ class ResultStore(Sequence[GameResult]):
             self.append(g)
 
     def _id(self, value: Any) -> int:
-        found = self._index.get(value)
-        if found is None:
-            found = self._index[value] = len(self._values)
-            self._values.append(value)
-        return found
+        return intern(self._values, self._index, value)
 
     def append(self, g: GameResult) -> None:
         key = g.deal_key

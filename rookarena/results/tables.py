@@ -14,13 +14,9 @@ from rookarena.results.stats import MeanInterval
 COMPACT_HEADERS = ["#", "bot", "games", "score %", "Elo", "dup diff", "faults"]
 MIN_NAME = 8  # names are shortened to fit the terminal, never below this
 
+COUNT_HEADERS = ("rank", "bot", "games", "wins", "losses", "draws")  # the first columns of the table and the CSV
 STANDINGS_HEADERS = [
-    "rank",
-    "bot",
-    "games",
-    "wins",
-    "losses",
-    "draws",
+    *COUNT_HEADERS,
     "win % [95% CI]",
     "pts/game",
     "against/game",

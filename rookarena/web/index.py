@@ -57,11 +57,7 @@ class Digest:
         return len(self.ids)
 
     def _id(self, value: Any) -> int:
-        found = self._index.get(value)
-        if found is None:
-            found = self._index[value] = len(self._values)
-            self._values.append(value)
-        return found
+        return store.intern(self._values, self._index, value)
 
     def add(self, record: Record, gid: str | None = None) -> int:
         """Take in the next record (``gid``: its id, when not :func:`game_id`'s); its position."""
