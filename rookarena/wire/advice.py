@@ -60,6 +60,7 @@ NEWLINE = (
     'without one; print/println add it, write/printf("%s") do not'
 )
 ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
+COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action": "pass", "comment": "weak hand"}'
 # The PROTOCOL.md section each piece of advice comes from.
 SECTIONS = {
     FLUSH: "§2",
@@ -69,6 +70,7 @@ SECTIONS = {
     ID_WHOLE: "§6",
     BOTH_FIELDS: "§6",
     ACTION_KEY: "§6",
+    COMMENT: "§6",
     CASE: "§4",
     EXACT: "§4",
     LEGAL: "§5 (act)",
@@ -174,6 +176,8 @@ def _malformed(detail: str, line: str) -> str:
         return ACTION_KEY
     if "has no 'id'" in detail or "has no 'action'" in detail or "'action' must be a string" in detail:
         return BOTH_FIELDS
+    if "'comment' must be a string" in detail:
+        return COMMENT
     if "expected a JSON object" in detail:
         return 'every message is a JSON object: {"id": 7, "action": "pass"}'
     if detail.startswith("hello"):

@@ -177,6 +177,9 @@ def test_there_is_one_schema_per_message_and_the_unions_list_them_all() -> None:
         pytest.param("from-bot.schema.json", {"id": "3", "action": "pass"}, id="string id"),
         pytest.param("from-bot.schema.json", {"id": 3.5, "action": "pass"}, id="fractional id"),
         pytest.param("from-bot.schema.json", {"id": 3}, id="missing action"),
+        pytest.param("from-bot.schema.json", {"id": 3, "action": "pass", "comment": 5}, id="number comment"),
+        pytest.param("from-bot.schema.json", {"id": 3, "action": "pass", "comment": ["a"]}, id="array comment"),
+        pytest.param("from-bot.schema.json", {"id": 3, "action": "pass", "comment": True}, id="boolean comment"),
         pytest.param("from-bot.schema.json", {"type": "reply", "id": 3, "action": "pass"}, id="wrong type"),
         pytest.param(
             "from-bot.schema.json",
@@ -198,6 +201,8 @@ def test_the_schemas_reject(union: str, message: Message) -> None:
         ("from-bot.schema.json", {"type": "action", "id": 3, "action": "play ROOK"}),
         ("from-bot.schema.json", {"id": 12, "action": "discard Y14"}),
         ("from-bot.schema.json", {"id": 1, "action": "bid 180"}),
+        ("from-bot.schema.json", {"id": 1, "action": "pass", "comment": "weak hand: 2 counters"}),
+        ("from-bot.schema.json", {"type": "action", "id": 1, "action": "pass", "comment": None}),
         (
             "to-bot.schema.json",
             {"type": "game_over", "winner": None, "scores": [250, 250], "reason": "hand limit reached"},
