@@ -1,5 +1,6 @@
 """The mistakes of author_bot.c, made in Python (see there for the modes); ``crash2`` raises (a traceback),
-and ``defendcrash`` raises whenever an opponent wins the auction.
+``defendcrash`` raises whenever an opponent wins the auction, and ``markup`` answers its first card play
+with markup around the action (an illegal reply whose line a page must show escaped).
 
 Usage: author_bot.py MODE.
 """
@@ -37,6 +38,8 @@ for line in sys.stdin:
         reply = {"id": counted if MODE == "ownid" else message["id"], "action": action}
         if MODE == "lowercase":
             reply["action"] = action.lower()
+        if MODE == "markup" and action.startswith("play"):
+            reply["action"] = f"</script><b>{action}</b>"
         if MODE == "move":
             reply = {"id": message["id"], "move": action}
         sys.stdout.write(json.dumps(reply) + ("" if MODE == "nonewline" else "\n"))
