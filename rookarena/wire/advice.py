@@ -40,6 +40,9 @@ PROTOCOL = 'say "protocol": "rook/1" in the hello'
 EXIT = "exit when a 'bye' message arrives or stdin reaches end of file"
 CHILDREN = "wait for (or kill) every child process before exiting"
 SLOW = "no reply within the deadline: flush stdout after every reply, answer every 'act' request, and think less"
+REPLIES_BUFFERED = (
+    "your bot did not flush stdout after its replies (its hello came, its replies only when its input closed): " + FLUSH
+)
 
 
 EXITED_EARLY = (
@@ -80,6 +83,7 @@ SECTIONS = {
     EXIT: "§10",
     CHILDREN: "§10",
     SLOW: "§8",
+    REPLIES_BUFFERED: "§2",
     EXITED_EARLY: "§10",
     CRASHED: "§9",
     NEWLINE: "§2",
@@ -100,7 +104,9 @@ def diagnose(
 ) -> Cause:
     """The cause of a fault of class ``kind`` with the referee's ``detail``; ``line`` is what the bot sent,
     ``ignored`` the reasons for the lines of the bot the referee ignored while it waited; ``first_decision``
-    says the fault was on the seat's first request of a game. The advice ends with the PROTOCOL.md section."""
+    says the fault was on the seat's first request of a game, ``flushed_late`` that the awaited hello or
+    reply came only once the bot's input was closed (it sat in the bot's stdout buffer). The advice ends with
+    the PROTOCOL.md section."""
     cause = _diagnose(kind, detail, line, ignored, flushed_late, first_decision)
     section = SECTIONS.get(cause.advice) or KIND_SECTIONS.get(kind, "")
     if not cause.advice or not section:
@@ -140,6 +146,11 @@ def _diagnose(
 
 
 def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
+    if flushed_late and "hello" not in detail:
+        return Cause(
+            f"{detail}; the reply came only when its input was closed: it sat in the bot's stdout buffer",
+            REPLIES_BUFFERED,
+        )
     if flushed_late:
         return Cause(
             "no hello until the referee closed the bot's input: its output sat in a buffer until it exited", FLUSH
