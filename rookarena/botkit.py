@@ -21,6 +21,9 @@ flushed after every line, and the bot exits on ``bye`` or the end of its input. 
 reseeded from each game's ``seed``, so a bot that draws its randomness from it plays a game the same way
 every time. ``choose`` must return one of ``legal``; if it raises, or returns anything else, the error
 goes to stderr and the first legal action is sent instead, so a bug costs a poor move, not the seat.
+To say why, return the action and a comment, ``return "pass", "weak hand"``: the reply carries it as its
+``comment`` (PROTOCOL.md §6), which the record keeps and ``show``, the viewer and ``diff`` show, and which
+no other bot is ever sent.
 """
 
 from __future__ import annotations
@@ -50,8 +53,9 @@ class Bot:
 
     # -- to override ----------------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any] | None, legal: list[str]) -> str:
-        """One of ``legal``, given the seat's ``view`` (PROTOCOL.md §5; None if :attr:`view` is False)."""
+    def choose(self, view: dict[str, Any] | None, legal: list[str]) -> str | tuple[str, str]:
+        """One of ``legal``, given the seat's ``view`` (PROTOCOL.md §5; None if :attr:`view` is False); or
+        ``(action, comment)``: the action and why, in words for people (the reply's ``comment``)."""
         raise NotImplementedError
 
     def on_game(self, message: dict[str, Any]) -> None:
@@ -73,7 +77,7 @@ class Bot:
             sys.stdin if stdin is None else stdin,
             self.name,
             hello=self._hello,
-            act=lambda message, received: {"id": message["id"], "action": self._choose(message)},
+            act=lambda message, received: self._reply(message),
             send=self._send,
             game=self._game,
             other=self.on_message,
@@ -92,17 +96,24 @@ class Bot:
         self.random = random.Random(message.get("seed", 0))
         self.on_game(message)
 
-    def _choose(self, message: dict[str, Any]) -> str:
+    def _reply(self, message: dict[str, Any]) -> dict[str, Any]:
         legal: list[str] = message["legal"]
+        reply: dict[str, Any] = {"id": message["id"], "action": legal[0]}
         try:
-            action = self.choose(message.get("view"), list(legal))
+            chosen = self.choose(message.get("view"), list(legal))
         except Exception:  # a bug in the bot must not cost it the seat
             self.log(f"choose failed on request {message['id']}; playing {legal[0]!r}\n{traceback.format_exc()}")
-            return legal[0]
+            return reply
+        action: Any = chosen
+        if isinstance(chosen, tuple) and len(chosen) == 2 and isinstance(chosen[1], str):
+            action, comment = chosen
+            reply["comment"] = comment
         if action not in legal:
-            self.log(f"choose returned {action!r}, not one of {legal}; playing {legal[0]!r}")
-            return legal[0]
-        return action
+            self.log(f"choose returned {chosen!r}, not one of {legal}; playing {legal[0]!r}")
+            reply.pop("comment", None)
+            return reply
+        reply["action"] = action
+        return reply
 
     def _send(self, message: dict[str, Any]) -> None:
         self._out.write(json.dumps(message, separators=(",", ":")) + "\n")

@@ -67,6 +67,15 @@ CASES = [
         "reply's 'id' must be a JSON integer, got the string",
         'not {"id": "7"}',
     ),
+    Case("a comment", "play", '{"id":{id},"action":"{legal}","comment":"keeping R12 for later"}', "accepted", "", ""),
+    Case(
+        "a number comment",
+        "play",
+        '{"id":{id},"action":"{legal}","comment":5}',
+        "malformed",
+        "reply's 'comment' must be a string, got the integer 5",
+        '"comment" is a string',
+    ),
     Case("integral float id", "play", '{"id":{id}.0,"action":"{legal}"}', "accepted", "", ""),
     Case("exponent id", "play", '{"id":{id}e0,"action":"{legal}"}', "accepted", "", ""),
     Case(

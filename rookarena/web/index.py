@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rookarena.results import store
+from rookarena.wire.position import fault_where
 
 Record = Mapping[str, Any]
 
@@ -85,9 +86,26 @@ class Digest:
         self.ids.append(gid)
         self.results.append(result)
         self.hands += row[_HANDS]
+        whole = "rules" in record  # not a games index's digest of the record, which has no play to place a fault in
         for fault in faults:
-            self.fault_list.append({"position": position, **fault})
+            entry = {"position": position, **fault}
+            if whole:
+                entry["where"] = fault_where(record, fault)
+            self.fault_list.append(entry)
         return position
+
+    def unplaced(self) -> list[int]:
+        """The positions of the faulted games taken in from a games index's digest, whose faults are not yet
+        placed (:meth:`place`)."""
+        return sorted({fault["position"] for fault in self.fault_list if "where" not in fault})
+
+    def place(self, records: Mapping[int, Record]) -> None:
+        """Give each fault of the games at these positions the words that place it (``where``:
+        :func:`rookarena.wire.position.fault_where`), from the game's whole record."""
+        for fault in self.fault_list:
+            record = records.get(fault["position"])
+            if record is not None and "where" not in fault:
+                fault["where"] = fault_where(record, fault)
 
     def row(self, position: int) -> array.array[int]:
         return self._rows[position * _WIDTH : (position + 1) * _WIDTH]

@@ -369,6 +369,7 @@ def faults(digest: Digest, tails: Mapping[tuple[str, int], LogTail]) -> list[dic
                 "kind": fault.get("kind"),
                 "detail": fault.get("detail"),
                 "line": fault.get("line"),
+                "where": fault.get("where") or "",
                 "log": None if tail is None or not tail.name else {"name": tail.name, "lines": list(tail.lines)},
             }
         )

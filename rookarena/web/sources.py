@@ -135,6 +135,7 @@ def _scan(directories: Sequence[pathlib.Path], files: tuple[pathlib.Path, ...], 
                 if isinstance(seat, int) and (gid, seat) not in tails:
                     tails[(gid, seat)] = log_tail(path.parent, record, gid, seat, str(fault.get("bot", "")))
     found = Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
+    summary.place(found.records(summary.unplaced()))  # faulted games are few: their records are read again
     if len(summary):
         summary.first = found.records([0])[0]  # the whole record, where the index gave only its digest
     return found

@@ -14,33 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rookarena.web.model import final_scores, teams_of
-from rookarena.wire.position import comments_of, fault_sentence, held
+from rookarena.wire.position import comments_of, fault_where, held
+from rookarena.wire.position import hand_text as hand_text  # noqa: PLC0414 (its name here, where show's hands are written)
 
 COLOR_NAMES = {"R": "red", "G": "green", "B": "black", "Y": "yellow"}
-COLOR_ORDER = "RGBY"
-
-
-def _rank_order(rules: Mapping[str, Any]) -> dict[int, int]:
-    return {rank: position for position, rank in enumerate(rules.get("ranks") or range(1, 15))}
-
-
-def sort_key(card: str, rules: Mapping[str, Any]) -> tuple[int, int]:
-    """Colour (R, G, B, Y) then strength, strongest first; the Rook last."""
-    if card == "ROOK":
-        return (len(COLOR_ORDER), 0)
-    return (COLOR_ORDER.index(card[0]), -_rank_order(rules).get(int(card[1:]), 0))
-
-
-def hand_text(cards: Sequence[str], rules: Mapping[str, Any]) -> str:
-    """``R 14 11 8 · G 12 · Y 13 6 · ROOK``: a hand by colour, strongest first."""
-    groups: dict[str, list[str]] = {}
-    for card in sorted(cards, key=lambda c: sort_key(c, rules)):
-        if card == "ROOK":
-            groups.setdefault("ROOK", [])
-        else:
-            groups.setdefault(card[0], []).append(card[1:])
-    parts = [key if key == "ROOK" else f"{key} {' '.join(ranks)}" for key, ranks in groups.items()]
-    return " · ".join(parts) if parts else "-"
 
 
 def nest_seen(rules: Mapping[str, Any], bidder: int | None, seat: int | None) -> bool:
@@ -152,7 +129,7 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
             + (detail if seat is None else "")
         )
         placed = seat in (None, fault["seat"])  # the sentence names the faulting seat's cards
-        where = fault_sentence(record, fault, lambda cards: hand_text(cards, rules)) if placed else ""
+        where = fault_where(record, fault) if placed else ""
         if where:
             lines.append(f"  at the fault: {where}")
         error = fault.get("error") if placed else None

@@ -40,6 +40,9 @@ PROTOCOL = 'say "protocol": "rook/1" in the hello'
 EXIT = "exit when a 'bye' message arrives or stdin reaches end of file"
 CHILDREN = "wait for (or kill) every child process before exiting"
 SLOW = "no reply within the deadline: flush stdout after every reply, answer every 'act' request, and think less"
+REPLIES_BUFFERED = (
+    "your bot did not flush stdout after its replies (its hello came, its replies only when its input closed): " + FLUSH
+)
 
 
 EXITED_EARLY = (
@@ -60,6 +63,7 @@ NEWLINE = (
     'without one; print/println add it, write/printf("%s") do not'
 )
 ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
+COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action": "pass", "comment": "weak hand"}'
 # The PROTOCOL.md section each piece of advice comes from.
 SECTIONS = {
     FLUSH: "§2",
@@ -69,6 +73,7 @@ SECTIONS = {
     ID_WHOLE: "§6",
     BOTH_FIELDS: "§6",
     ACTION_KEY: "§6",
+    COMMENT: "§6",
     CASE: "§4",
     EXACT: "§4",
     LEGAL: "§5 (act)",
@@ -78,6 +83,7 @@ SECTIONS = {
     EXIT: "§10",
     CHILDREN: "§10",
     SLOW: "§8",
+    REPLIES_BUFFERED: "§2",
     EXITED_EARLY: "§10",
     CRASHED: "§9",
     NEWLINE: "§2",
@@ -98,7 +104,9 @@ def diagnose(
 ) -> Cause:
     """The cause of a fault of class ``kind`` with the referee's ``detail``; ``line`` is what the bot sent,
     ``ignored`` the reasons for the lines of the bot the referee ignored while it waited; ``first_decision``
-    says the fault was on the seat's first request of a game. The advice ends with the PROTOCOL.md section."""
+    says the fault was on the seat's first request of a game, ``flushed_late`` that the awaited hello or
+    reply came only once the bot's input was closed (it sat in the bot's stdout buffer). The advice ends with
+    the PROTOCOL.md section."""
     cause = _diagnose(kind, detail, line, ignored, flushed_late, first_decision)
     section = SECTIONS.get(cause.advice) or KIND_SECTIONS.get(kind, "")
     if not cause.advice or not section:
@@ -138,6 +146,11 @@ def _diagnose(
 
 
 def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
+    if flushed_late and "hello" not in detail:
+        return Cause(
+            f"{detail}; the reply came only when its input was closed: it sat in the bot's stdout buffer",
+            REPLIES_BUFFERED,
+        )
     if flushed_late:
         return Cause(
             "no hello until the referee closed the bot's input: its output sat in a buffer until it exited", FLUSH
@@ -174,6 +187,8 @@ def _malformed(detail: str, line: str) -> str:
         return ACTION_KEY
     if "has no 'id'" in detail or "has no 'action'" in detail or "'action' must be a string" in detail:
         return BOTH_FIELDS
+    if "'comment' must be a string" in detail:
+        return COMMENT
     if "expected a JSON object" in detail:
         return 'every message is a JSON object: {"id": 7, "action": "pass"}'
     if detail.startswith("hello"):

@@ -246,6 +246,13 @@ def fault_sentence(
     return f"seat {seat} was asked {asked(part, legal)} holding {cards} and {answer}"
 
 
+def fault_where(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
+    """:func:`fault_sentence` with the cards as ``show`` writes a hand (:func:`hand_text`): the words the
+    terminal, the viewer and the report give a fault on a request; "" for any other fault."""
+    rules = record.get("rules") or {}
+    return fault_sentence(record, fault, lambda cards: hand_text(cards, rules))
+
+
 def fault_line(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
     """A fault on one line for the terminal: the bot, its seat, the game, where in it, what went wrong,
     and for a crash the error the bot printed."""
@@ -264,3 +271,29 @@ def fault_line(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
         if said:
             line += f"; its stderr says: {said}"
     return line
+
+
+COLOR_ORDER = "RGBY"
+
+
+def _rank_order(rules: Mapping[str, Any]) -> dict[int, int]:
+    return {rank: position for position, rank in enumerate(rules.get("ranks") or range(1, 15))}
+
+
+def sort_key(card: str, rules: Mapping[str, Any]) -> tuple[int, int]:
+    """Colour (R, G, B, Y) then strength, strongest first; the Rook last."""
+    if card == "ROOK":
+        return (len(COLOR_ORDER), 0)
+    return (COLOR_ORDER.index(card[0]), -_rank_order(rules).get(int(card[1:]), 0))
+
+
+def hand_text(cards: Sequence[str], rules: Mapping[str, Any]) -> str:
+    """``R 14 11 8 · G 12 · Y 13 6 · ROOK``: a hand by colour, strongest first."""
+    groups: dict[str, list[str]] = {}
+    for card in sorted(cards, key=lambda c: sort_key(c, rules)):
+        if card == "ROOK":
+            groups.setdefault("ROOK", [])
+        else:
+            groups.setdefault(card[0], []).append(card[1:])
+    parts = [key if key == "ROOK" else f"{key} {' '.join(ranks)}" for key, ranks in groups.items()]
+    return " · ".join(parts) if parts else "-"

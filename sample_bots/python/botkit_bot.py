@@ -10,7 +10,7 @@ class Cautious(Bot):
     def choose(self, view, legal):  # view: this seat's view of the hand (PROTOCOL.md §5); legal: the answers
         bids = [action for action in legal if action.startswith("bid ")]
         if bids and len([card for card in view["hand"] if card[1:] in ("14", "13") or card == "ROOK"]) >= 3:
-            return bids[0]  # the lowest bid, with three high cards or more
+            return bids[0], "three high cards: the lowest bid"  # an action and why (the reply's comment)
         return "pass" if "pass" in legal else self.random.choice(legal)  # self.random: seeded per game
 
 

@@ -23,6 +23,8 @@ CAUSES = [
     ("exit0", "keep reading after game_over", "§10", "exited with status 0"),
     ("slowfirst", "load tables, models and caches before the hello", "§8", "asked to call"),
     ("nonewline", "end every message with a newline", "§2", "bytes of a line were waiting without their newline"),
+    ("hellodebug", "write logs and debugging output to stderr", "§2", "the bot sent: 'debug: loading the model'"),
+    ("buffered", "your bot did not flush stdout after its replies", "§2", "no reply within 0.5 s; the reply came only"),
 ]
 PYTHON_ONLY = [("crash2", "fix the error its stderr shows", "§9", "IndexError: list index out of range")]
 C_ONLY = [("crash2", "killed by a signal", "§9", "killed by SIGSEGV")]

@@ -7,9 +7,11 @@ import json
 import random
 from typing import Any
 
+from conftest import ROOT
 from fakes import Answer, ScriptedSeat
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
 
 from rookarena.arena.referee import GameSetup, Referee
 from rookarena.arena.specs import FaultPolicy, TimeControl
@@ -21,6 +23,7 @@ from rookarena.wire.replies import COMMENT_MAX, CUT_MARK, clean_comment
 from rookarena.wire.transcript import Answer as DiffAnswer
 from rookarena.wire.transcript import Decision, script
 
+RECORD_SCHEMA = ROOT / "protocol" / "schemas" / "record.schema.json"
 EVIL = '<script>alert("x")</script>\x1b[31m red\x07 \u202e'
 
 
@@ -77,6 +80,8 @@ def _talker(seed: int) -> Any:
         body: dict[str, Any] = {"id": message["id"], "action": action}
         if rng.random() < 0.3:
             body["comment"] = f"{EVIL} because {action}"
+        elif rng.random() < 0.05:
+            body["comment"] = "x" * 500 + f" because {action}"  # cut: no 'because'
         return 0.0, json.dumps(body).encode() + b"\n"
 
     return answer
@@ -99,7 +104,8 @@ async def test_comments_are_kept_beside_their_decisions_and_never_sent() -> None
     nest_order = record["rules"]["nest_order"]
     for c in comments:
         texts = position.action_texts(hands[c["hand"]], nest_order)
-        assert c["text"].endswith(f"because {texts[c['decision']]}"), c  # the decision it explained
+        if not c["text"].endswith(CUT_MARK):
+            assert c["text"].endswith(f"because {texts[c['decision']]}"), c  # the decision it explained
         assert "\x1b" not in c["text"] and "\u202e" not in c["text"]
     for bot in seats:  # no bot is sent a comment: its own, or another's
         assert all("comment" not in message and "script" not in json.dumps(message) for message in bot.received)
@@ -124,3 +130,21 @@ async def test_diff_shows_both_comments_beside_the_two_decisions() -> None:
     assert f"saying {json.dumps(c['text'], ensure_ascii=False)}" in out and 'saying "<b>mine</b>\\""' in out
     row = diff.page_data(summary, {})["diff"]["differences"][0]
     assert row["old_comment"] == c["text"] and row["new_comment"] == '<b>mine</b>"'
+
+
+async def test_a_record_with_comments_validates_against_the_record_schema() -> None:
+    record, _ = await _game(13)
+    kept = json.loads(records.dumps(record))
+    texts = [c["text"] for c in kept["comments"]]
+    assert any(text.endswith(CUT_MARK) for text in texts) and any("<script>" in text for text in texts)
+    schema = json.loads(RECORD_SCHEMA.read_text(encoding="utf-8"))
+    assert schema["properties"]["comments"]["items"]["properties"]["text"]["maxLength"] == COMMENT_MAX
+    for doc in ("PROTOCOL.md", "RECORD.md"):
+        assert f"{COMMENT_MAX} characters" in (ROOT / "protocol" / doc).read_text(encoding="utf-8"), doc
+    validator = Draft202012Validator(schema)
+    assert [error.message for error in validator.iter_errors(kept)] == []
+    first = kept["comments"][0]
+    for wrong in ({"text": ""}, {"text": "a\nb"}, {"text": "x" * (COMMENT_MAX + 1)}, {"decision": -1}, {"said": 1}):
+        bad = {**kept, "comments": [{**first, **wrong}]}
+        assert not validator.is_valid(bad), wrong
+    assert not validator.is_valid({**kept, "comments": []})  # no comments: no field

@@ -8,6 +8,8 @@
  *   slowfirst  sleeps past the deadline at its first request of each game
  *   crash2     dereferences a null pointer at its third request of its second game (SIGSEGV)
  *   nonewline  sends its replies without the newline (flushed)
+ *   hellodebug prints a debug line on stdout before its hello
+ *   buffered   flushes its hello but never its replies (stdio's pipe buffer sends them at exit)
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ int main(int argc, char **argv) {
     int games = 0, requests = 0, counted = 0;
     while (fgets(line, sizeof line, stdin)) {
         if (strstr(line, "\"type\":\"hello\"") || strstr(line, "\"type\": \"hello\"")) {
+            if (strcmp(mode, "hellodebug") == 0) printf("debug: loading the model\n");
             printf("{\"type\":\"hello\",\"name\":\"author-%s\",\"version\":\"1\",\"protocol\":\"rook/1\"}\n", mode);
             fflush(stdout);
         } else if (strstr(line, "\"type\":\"game\"") || strstr(line, "\"type\": \"game\"")) {
@@ -63,7 +66,7 @@ int main(int argc, char **argv) {
             if (strcmp(mode, "ownid") == 0) id = counted;
             const char *key = strcmp(mode, "move") == 0 ? "move" : "action";
             printf("{\"id\":%lld,\"%s\":\"%s\"}%s", id, key, action, strcmp(mode, "nonewline") == 0 ? "" : "\n");
-            fflush(stdout);
+            if (strcmp(mode, "buffered") != 0) fflush(stdout);
         }
     }
     return 0;

@@ -1,19 +1,25 @@
 """The mistakes of author_bot.c, made in Python (see there for the modes); ``crash2`` raises (a traceback),
-and ``defendcrash`` raises whenever an opponent wins the auction.
+``defendcrash`` raises whenever an opponent wins the auction, and ``markup`` wraps each card it plays in
+markup (an illegal reply whose line a page must show escaped).
 
 Usage: author_bot.py MODE.
 """
 
+import io
 import json
 import sys
 import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else ""
+# buffered: the replies go through a buffer of its own (PYTHONUNBUFFERED=1 leaves sys.stdout none), flushed at exit
+replies = io.TextIOWrapper(open(1, "wb", 1 << 16, closefd=False)) if MODE == "buffered" else sys.stdout  # noqa: SIM115
 games = requests = counted = seat = 0
 for line in sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
+        if MODE == "hellodebug":
+            print("debug: loading the model", flush=True)
         print(json.dumps({"type": "hello", "name": f"author-{MODE}", "version": "1", "protocol": "rook/1"}), flush=True)
     elif kind == "game":
         games, requests, seat = games + 1, 0, message["seat"]
@@ -37,7 +43,11 @@ for line in sys.stdin:
         reply = {"id": counted if MODE == "ownid" else message["id"], "action": action}
         if MODE == "lowercase":
             reply["action"] = action.lower()
+        if MODE == "markup" and action.startswith("play"):
+            reply["action"] = f"</script><b>{action}</b>"
         if MODE == "move":
             reply = {"id": message["id"], "move": action}
-        sys.stdout.write(json.dumps(reply) + ("" if MODE == "nonewline" else "\n"))
-        sys.stdout.flush()
+        replies.write(json.dumps(reply) + ("" if MODE == "nonewline" else "\n"))
+        if MODE != "buffered":
+            replies.flush()
+replies.flush()

@@ -166,3 +166,28 @@ def test_botkit_reseeds_from_each_game() -> None:
     two = conversation(Dice(), HELLO, {**GAME, "seed": 6}, *requests)
     again = conversation(Dice(), HELLO, {"type": "game", "seed": 99}, GAME, *requests)
     assert one == again != two
+
+
+def test_botkit_sends_the_comment_choose_returns_with_its_action(capsys: pytest.CaptureFixture[str]) -> None:
+    class Talker(Bot):
+        def choose(self, view: dict[str, Any] | None, legal: list[str]) -> str | tuple[str, str]:
+            if legal[0] == "pass":
+                return legal[-1], "three high cards"
+            if legal[0] == "play R5":
+                return "play ROOK", "never legal"  # neither the action nor its comment is sent
+            return legal[0]
+
+    sent = conversation(
+        Talker(),
+        HELLO,
+        GAME,
+        {"type": "act", "id": 1, "legal": ["pass", "bid 70"]},
+        {"type": "act", "id": 2, "legal": ["play R5", "play R6"]},
+        {"type": "act", "id": 3, "legal": ["trump R"]},
+    )
+    assert sent[1:] == [
+        {"id": 1, "action": "bid 70", "comment": "three high cards"},
+        {"id": 2, "action": "play R5"},
+        {"id": 3, "action": "trump R"},
+    ]
+    assert "('play ROOK', 'never legal'), not one of" in capsys.readouterr().err

@@ -130,6 +130,7 @@ def test_the_report_loads_offline_without_errors(browser: Any, report: tuple[pat
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
     faults = browser.find_elements("css selector", "#faults-section tr.fault")
     assert len(faults) == 1 and "log line 30" in faults[0].get_attribute("textContent")
+    assert faults[0].find_element("css selector", "td.where").get_attribute("textContent") == "-"  # not on a request
 
 
 def _standings_json(path: pathlib.Path) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from typing import Any
 
+import fault_games
 import pytest
 import web_games
 from click.testing import CliRunner
@@ -21,9 +22,9 @@ from rookarena.engine.game import Deal, Game
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.engine.views import view
-from rookarena.results import export, standings
+from rookarena.results import export, gamesindex, standings
 from rookarena.web import index, model, page, sources, text
-from rookarena.wire import records
+from rookarena.wire import position, records
 
 NAMES = ["alpha", "beta", "gamma"]
 
@@ -331,3 +332,20 @@ def test_show_marks_the_slowest_of_the_decisions_it_shows() -> None:
     record["decision_ms"][2].append(5000)  # a forfeit's last decision: in no recorded hand
     shown = text.game_text(record)
     assert "5000.0" not in shown and len(re.findall(r"987\.6(?: ms)?\*", shown)) == 1
+
+
+def test_the_fault_list_places_a_fault_in_the_words_of_show_from_a_record_or_an_index_digest() -> None:
+    record = fault_games.forfeited("tournament", 3, 23)
+    record["faults"][0]["line"] = '{"id":1,"action":"</script><b>x</b>"}'
+    where = position.fault_where(record, record["faults"][0])
+    assert where.startswith(f"seat {record['faults'][0]['seat']} was asked to ")
+    assert f"  at the fault: {where}\n" in text.game_text(record)
+    (fault,) = model.faults(index.digest([record]), {})
+    assert fault["where"] == where
+    slim = index.Digest()
+    slim.add(gamesindex.slim(record), "g")
+    assert slim.unplaced() == [0] and model.faults(slim, {})[0]["where"] == ""
+    slim.place({0: record})
+    assert slim.unplaced() == [] and model.faults(slim, {})[0]["where"] == where
+    html = str(page.script_json({"faults": model.faults(slim, {})}))
+    assert "</script><b>" not in html and json.loads(html)["faults"][0]["where"] == where

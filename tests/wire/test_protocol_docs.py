@@ -29,7 +29,8 @@ SCHEMAS = PROTOCOL / "schemas"
 EXAMPLES = PROTOCOL / "examples"
 DOC = PROTOCOL / "PROTOCOL.md"
 
-PRESETS = ("tournament", "open-nest")
+PRESETS = ("tournament", "open-nest")  # the examples of a first hand, as its bidder sees it
+NAMES = (*PRESETS, "short-game")  # every example: the short game is a whole game, as a defender sees it
 TO_BOT = ("hello", "game", "deal", "act", "played", "auction_won", "trick", "hand_over", "game_over", "bye")
 FROM_BOT = ("hello", "action")
 UNION = {">": "to-bot.schema.json", "<": "from-bot.schema.json"}
@@ -93,8 +94,8 @@ def generator() -> ModuleType:
     return module
 
 
-def example(preset: str) -> list[Message]:
-    lines = (EXAMPLES / f"{preset}.jsonl").read_text(encoding="utf-8").splitlines()
+def example(name: str) -> list[Message]:
+    lines = (EXAMPLES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines]
 
 
@@ -177,6 +178,9 @@ def test_there_is_one_schema_per_message_and_the_unions_list_them_all() -> None:
         pytest.param("from-bot.schema.json", {"id": "3", "action": "pass"}, id="string id"),
         pytest.param("from-bot.schema.json", {"id": 3.5, "action": "pass"}, id="fractional id"),
         pytest.param("from-bot.schema.json", {"id": 3}, id="missing action"),
+        pytest.param("from-bot.schema.json", {"id": 3, "action": "pass", "comment": 5}, id="number comment"),
+        pytest.param("from-bot.schema.json", {"id": 3, "action": "pass", "comment": ["a"]}, id="array comment"),
+        pytest.param("from-bot.schema.json", {"id": 3, "action": "pass", "comment": True}, id="boolean comment"),
         pytest.param("from-bot.schema.json", {"type": "reply", "id": 3, "action": "pass"}, id="wrong type"),
         pytest.param(
             "from-bot.schema.json",
@@ -198,6 +202,8 @@ def test_the_schemas_reject(union: str, message: Message) -> None:
         ("from-bot.schema.json", {"type": "action", "id": 3, "action": "play ROOK"}),
         ("from-bot.schema.json", {"id": 12, "action": "discard Y14"}),
         ("from-bot.schema.json", {"id": 1, "action": "bid 180"}),
+        ("from-bot.schema.json", {"id": 1, "action": "pass", "comment": "weak hand: 2 counters"}),
+        ("from-bot.schema.json", {"type": "action", "id": 1, "action": "pass", "comment": None}),
         (
             "to-bot.schema.json",
             {"type": "game_over", "winner": None, "scores": [250, 250], "reason": "hand limit reached"},
@@ -222,7 +228,7 @@ def test_an_act_request_needs_its_id_and_legal_actions() -> None:
 # -- the examples ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", NAMES)
 def test_every_example_line_is_a_valid_message(preset: str) -> None:
     entries = example(preset)
     assert entries
@@ -233,7 +239,7 @@ def test_every_example_line_is_a_valid_message(preset: str) -> None:
         validator(UNION[entry["dir"]]).validate(entry["message"])
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", NAMES)
 def test_every_example_message_round_trips_through_the_codec(preset: str) -> None:
     for entry in example(preset):
         data = encode(entry["message"])
@@ -242,7 +248,7 @@ def test_every_example_message_round_trips_through_the_codec(preset: str) -> Non
         assert json.loads(data) == entry["message"]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("preset", NAMES)
 def test_the_example_replies_are_accepted_by_a_conversation(preset: str) -> None:
     conversation = Conversation()
     open_request: Message | None = None
@@ -273,7 +279,11 @@ def test_the_example_replies_are_accepted_by_a_conversation(preset: str) -> None
 
 def test_the_examples_are_up_to_date() -> None:
     outputs: dict[Path, str] = generator().outputs()
-    assert set(outputs) == {EXAMPLES / f"{preset}.{ext}" for preset in PRESETS for ext in ("jsonl", "md")}
+    assert tuple(generator().EXAMPLES) == NAMES
+    assert set(outputs) == {EXAMPLES / f"{name}.{ext}" for name in NAMES for ext in ("jsonl", "md")}
+    assert {path.name for path in EXAMPLES.iterdir() if path.suffix in (".jsonl", ".md")} == {
+        path.name for path in outputs
+    }  # no example left behind that the generator no longer writes
     for path, text in outputs.items():
         assert path.read_text(encoding="utf-8").splitlines() == text.splitlines(), (
             f"{path.name} is out of date: run python protocol/examples/generate.py"
@@ -302,6 +312,36 @@ def test_each_example_is_one_hand_as_the_bidder_sees_it(preset: str, exchange: l
     if preset == "open-nest":
         assert plays[0]["view"]["tricks"] == [] and plays[0]["view"]["trick"] == []  # the bidder leads
     assert not any(kind(message) == "played" and message["action"].startswith("discard") for message in messages)
+
+
+def test_the_examples_hold_every_message_type_of_protocol_md() -> None:
+    seen = {(entry["dir"], kind(entry["message"])) for name in NAMES for entry in example(name)}
+    assert seen == {(">", name) for name in TO_BOT} | {("<", name) for name in FROM_BOT}
+    messages = [entry["message"] for name in NAMES for entry in example(name)]
+    assert {message["redeal"] for message in messages if kind(message) == "hand_over"} == {True, False}
+    assert any("comment" in message for message in messages if kind(message) == "action")
+
+
+def test_the_short_game_is_a_whole_game_as_a_defender_sees_it() -> None:
+    entries = example("short-game")
+    messages = [entry["message"] for entry in entries if entry["dir"] == ">"]
+    assert [kind(message) for message in messages[:4]] == ["hello", "game", "deal", "act"]
+    assert [kind(message) for message in messages[-2:]] == ["game_over", "bye"]
+    game = messages[1]
+    seat = game["seat"]
+    assert game["rules_name"] == "tournament+" and game["rules"]["target"] < 300
+    deals = [message for message in messages if kind(message) == "deal"]
+    assert [deal["hand_number"] for deal in deals] == [1, 2]
+    (redeal, scored) = [message for message in messages if kind(message) == "hand_over"]
+    assert redeal["redeal"] and not scored["redeal"] and scored["bidder"] % 2 != seat % 2
+    (won,) = [message for message in messages if kind(message) == "auction_won"]
+    assert won["bidder"] != seat and won["nest"] is None  # a defender is never shown the nest
+    phases = {message["view"]["phase"] for message in messages if kind(message) == "act"}
+    assert phases == {"bidding", "play"}
+    assert all(message["view"]["nest"] is None for message in messages if kind(message) == "act")
+    replies = [entry["message"] for entry in entries if entry["dir"] == "<" and kind(entry["message"]) == "action"]
+    assert "comment" in replies[0] and all("comment" not in reply for reply in replies[1:])
+    assert not any("comment" in message for message in messages)  # a comment is never sent to a bot
 
 
 def test_every_message_of_a_whole_game_is_valid() -> None:

@@ -222,9 +222,10 @@
     if (!data.faults.length) parts.push(el("p", {}, "No bot committed a fault."));
     for (const [bot, faults] of Object.entries(byBot)) {
       parts.push(el("h3", {}, `${bot}: ${faults.length}`));
-      parts.push(el("table", { class: "faults" }, el("thead", {}, el("tr", {}, ["game", "hand", "seat", "class", "the referee's message", "line sent", "end of the bot's stderr log"].map((h) => el("th", {}, h)))),
+      parts.push(el("table", { class: "faults" }, el("thead", {}, el("tr", {}, ["game", "hand", "seat", "class", "the referee's message", "where", "line sent", "end of the bot's stderr log"].map((h) => el("th", {}, h)))),
         el("tbody", {}, faults.map((f) => el("tr", { class: "fault" },
           el("td", {}, gameLink(f.game)), el("td", {}, f.hand), el("td", {}, f.seat), el("td", {}, f.kind), el("td", {}, f.detail),
+          el("td", { class: "where" }, f.where || "-"),
           el("td", {}, f.line ? el("code", {}, f.line) : "-"),
           el("td", {}, f.log ? el("details", { open: data.faults.length <= 20 }, el("summary", {}, f.log.lines.length ? `${f.log.name} (last ${f.log.lines.length} lines)` : `${f.log.name} (empty)`),
             el("pre", { class: "log" }, f.log.lines.join("\n"))) : "no log found"))))));
