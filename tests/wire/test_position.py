@@ -13,7 +13,7 @@ from conftest import ROOT, TEST_BOTS
 from fault_games import forfeited, stopped
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_records import schema_errors
+from record_schema import schema_errors
 
 from rookarena.arena.bots import BotProcess, BotSpec, Limits
 from rookarena.arena.referee import FaultPolicy, GameSetup, Referee, TimeControl

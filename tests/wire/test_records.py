@@ -15,24 +15,16 @@ from typing import Any
 import pytest
 from conftest import GOLDEN as GOLDEN_DIR
 from conftest import ROOT
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs in the test extras
+from record_schema import schema_errors
 
 from rookarena.engine.presets import PRESETS, preset
 from rookarena.errors import RecordError
 from rookarena.players.simulate import random_game
 from rookarena.wire import records
 
-SCHEMA = ROOT / "protocol" / "schemas" / "record.schema.json"
 GOLDEN = GOLDEN_DIR / "tournament-seed-7.jsonl"
 
 Record = dict[str, Any]
-
-
-@functools.cache
-def validator() -> Draft202012Validator:
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
 
 
 @functools.cache
@@ -43,10 +35,6 @@ def _cached(name: str, seed: int) -> str:
 def game_record(name: str, seed: int) -> Record:
     """A fresh copy of the record of a random game (tests may change it)."""
     return records.loads(_cached(name, seed))
-
-
-def schema_errors(record: Record) -> list[str]:
-    return [error.message for error in validator().iter_errors(record)]
 
 
 # -- valid records ------------------------------------------------------------------------------
