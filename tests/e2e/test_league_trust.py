@@ -168,19 +168,33 @@ def test_a_tiny_move_time_plays_out(tmp_path: pathlib.Path) -> None:
 
 @pytest.mark.slow
 def test_a_second_run_into_one_directory_is_refused_while_the_first_runs(tmp_path: pathlib.Path) -> None:
+    """The first run's bots wait for a gate before their hello, so it is surely running while the others try."""
     marker = f"rookarena-lock-{uuid.uuid4().hex}"
-    config = write_config(tmp_path / "lock.yaml", [*random_bot("a", 1, marker), *random_bot("b", 2, marker)], games=40)
+    gate = tmp_path / "gate"
+    bots = []
+    for name, seed in (("a", 1), ("b", 2)):
+        wait = f"while [ ! -e {gate} ]; do sleep 0.02; done; exec {sys.executable} -m rookarena.randombot {seed}"
+        bots += [f"  - name: {name}", f"    command: [sh, -c, {json.dumps(wait)}]"]
+        bots.append(f"    env: {{PYTHONPATH: {ROOT}, MARKER: {marker}}}")
+    config = write_config(tmp_path / "lock.yaml", bots, games=40, time="{move: 2, startup: 120}")
     out = tmp_path / "out"
     first = start_run(config, out)
-    wait_until((out / "league.json").exists)
-    for extra in ([], ["--resume"]):
-        second = rookarena("run", str(config), "--out", str(out), *extra, cwd=tmp_path)
-        assert second.returncode == 1, second.stderr
-        assert f"{out} is in use by another rookarena run (pid {first.pid})" in second.stderr
-        assert_one_plain_line(second)
-    match = rookarena("match", "true", "true", "--out", str(out), cwd=tmp_path)
-    assert match.returncode == 1 and "in use by another rookarena run" in match.stderr
-    _, err = first.communicate(timeout=300)
+    try:
+        wait_until((out / "league.json").exists)
+        for extra in ([], ["--resume"]):
+            second = rookarena("run", str(config), "--out", str(out), *extra, cwd=tmp_path)
+            assert second.returncode == 1, second.stderr
+            assert f"{out} is in use by another rookarena run (pid {first.pid})" in second.stderr
+            assert_one_plain_line(second)
+        match = rookarena("match", "true", "true", "--out", str(out), cwd=tmp_path)
+        assert match.returncode == 1 and "in use by another rookarena run" in match.stderr, match.stderr
+        gate.touch()
+        _, err = first.communicate(timeout=300)
+    finally:
+        gate.touch()
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
     assert first.returncode == 0, err
     ids = game_ids(out)
     assert len(ids) == len(set(ids)) == 40
