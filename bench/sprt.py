@@ -341,17 +341,20 @@ def bookkeeping(pairs: list[Pair], elo0: float, elo1: float) -> None:
 # --- the gate: points-test calibration on skewed differences, the CI example, power, small samples -------
 
 
-def points_errors(diffs: Sequence[float], d1: float, runs: int, rng: random.Random) -> dict[str, tuple[float, float]]:
-    """Realised α (truth 0) and β (truth d1) of the points test [0, d1], old and new, on ``diffs`` recentred."""
+def points_errors(
+    diffs: Sequence[float], d1: float, runs: int, rng: random.Random
+) -> dict[str, tuple[float, float, float, float]]:
+    """Realised α (truth 0) and β (truth d1) of the points test [0, d1], old and new, on ``diffs`` recentred,
+    and the pairs each took on average."""
     centre = statistics.fmean(diffs)
     population = [d - centre for d in diffs]
-    out: dict[str, tuple[float, float]] = {}
+    out: dict[str, tuple[float, float, float, float]] = {}
     lower, upper = sprt.sprt_bounds()
     for name in ("new", "old"):
-        rates = []
+        rates, used = [], []
         for shift, wrong in ((0.0, Hypothesis.H1), (d1, Hypothesis.H0)):
             test = SequentialTest(Model.POINTS, 0.0, d1)
-            errors = 0
+            errors = pairs = 0
             for _ in range(runs):
                 tally = test.start()
                 while True:
@@ -367,8 +370,10 @@ def points_errors(diffs: Sequence[float], d1: float, runs: int, rng: random.Rand
                     if decision is not None:
                         break
                 errors += decision is wrong
+                pairs += n
             rates.append(errors / runs)
-        out[name] = (rates[0], rates[1])
+            used.append(pairs / runs)
+        out[name] = (rates[0], rates[1], used[0], used[1])
     return out
 
 
@@ -383,12 +388,12 @@ def points_calibration(pairs: list[Pair], runs: int, rng: random.Random, source:
         f"   {len(diffs)} differences, sd {sd:.1f}, skewness {skew:+.2f}; {runs} runs a cell "
         f"(se of a 5% rate {100 * se:.2f}%)"
     )
-    print(f"   {'differences':<24} {'test':<5} {'alpha':>7} {'beta':>7}")
+    print(f"   {'differences':<24} {'test':<5} {'alpha':>7} {'beta':>7} {'pairs at 0':>11} {'at D1':>7}")
     for label, sign in (("right-skewed (as played)", 1.0), ("left-skewed (negated)", -1.0)):
         found = points_errors([sign * d for d in diffs], d1, runs, rng)
         for name in ("new", "old"):
-            alpha, beta = found[name]
-            print(f"   {label:<24} {name:<5} {100 * alpha:6.2f}% {100 * beta:6.2f}%")
+            alpha, beta, at_h0, at_h1 = found[name]
+            print(f"   {label:<24} {name:<5} {100 * alpha:6.2f}% {100 * beta:6.2f}% {at_h0:11.0f} {at_h1:7.0f}")
 
 
 def run_to_cap(draw: Any, test: SequentialTest, cap_pairs: int) -> tuple[Hypothesis | None, int]:

@@ -23,9 +23,10 @@ H1 when H0 is true, β of accepting H0 when H1 is true.
   (NEW's final score minus OLD's, summed over the two games): H0: μ = D0, H1: μ = D1. Its LLR is half
   the difference of the evidence against each (:func:`evidence_against`): the normal likelihood
   ratio with σ² estimated under the hypothesis, corrected for the sample's skewness and scaled by a
-  measured calibration, because Rook's differences are skewed and heavy-tailed (kurtosis about 11
-  between the heuristic bot and its 5%-noise copy) and the plain normal test erred 5.8–6.0% on the
-  side of the short tail and 3.6–3.9% on the other. It decides nothing before ``POINTS_MIN_PAIRS`` pairs (an
+  measured calibration for its kurtosis (:func:`calibration`), because Rook's differences are skewed
+  and heavy-tailed (kurtosis 3.5 to 12 between the heuristic bot and its noisy copies) and the plain
+  normal test erred 5.8–6.0% on the side of the short tail and 3.6–3.9% on the other. It decides
+  nothing before ``POINTS_MIN_PAIRS`` pairs (an
   early s² is often far too small: with 10 pairs the plain test accepted H0 15% of the time when H1
   was true), and nothing at all once NEW forfeited a pair before its first hand (no points to
   compare, and leaving it out would pass a NEW that crashes). The realised error rates are checked
@@ -47,7 +48,9 @@ POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal 
 ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
 POINTS_LIMIT = 10_000.0  # points hypotheses beyond ±10,000 a deal pair (no pair of games can differ so much)
 SKEW_CLAMP = 0.5  # the points test's skewness correction changes a hypothesis' evidence by at most ±50 %
-POINTS_CALIBRATION = 0.85  # the points test's evidence scaled for the noise of its estimated moments (measured)
+POINTS_CALIBRATION = 1.04  # the points test's evidence scale for light tails (measured: see calibration())
+KURTOSIS_WEIGHT = 0.025  # how much each unit of the differences' excess kurtosis shrinks it (measured)
+KURTOSIS_CLAMP = 30.0  # the sample kurtosis the points test's calibration takes at most
 POINTS_VARIANCE_FLOOR = 0.01  # the points test takes the differences' sd as at least a tenth of D1 − D0
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a deal pair's points per game: 0, ½, 1, 1½, 2 over two
@@ -187,23 +190,19 @@ def points_llr(n: int, mean: float, variance: float, d0: float, d1: float) -> fl
     return n * (d1 - d0) * (2 * mean - d0 - d1) / (2 * v)
 
 
-def evidence_against(n: int, mean: float, m2: float, m3: float, mu: float, floor: float) -> float:
+def evidence_against(n: int, mean: float, m2: float, m3: float, m4: float, mu: float, floor: float) -> float:
     """How strongly n point differences speak against "their mean is ``mu``": about −2 log of a likelihood ratio.
 
-    ``POINTS_CALIBRATION`` · n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance
-    (``m2 / n``, at least ``floor``) and c = ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment),
-    clamped to ±``SKEW_CLAMP``. n · ln(1 + ȳ² / σ̂²) is the normal likelihood ratio with the variance
-    estimated under the hypothesis, which far from both hypotheses still tells the nearer one.
+    k · n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance (``m2 / n``, at
+    least ``floor``), c = ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment) clamped to
+    ±``SKEW_CLAMP``, and k the :func:`calibration` for the sample's kurtosis (from ``m4``).
+    n · ln(1 + ȳ² / σ̂²) is the normal likelihood ratio with the variance estimated under the
+    hypothesis, which far from both hypotheses still tells the nearer one.
     Why c: in a skewed sample the variance moves with the mean (their covariance is μ₃ / n), so a
     right-skewed sample that falls short of μ also shows a small variance, and the plain statistic
     then overstates the evidence on the low side (β 6.5% against α 3.7% on the heuristic bot's real
     differences, ``bench/sprt.py``); σ̂² + μ̂₃·ȳ / σ̂² is the variance with that dependence regressed out
-    (a control variate), to first order. The calibration factor is measured: the heavy tails of
-    Rook's differences (kurtosis about 11) make the estimated moments noisy, which alone inflates both
-    error rates; ``POINTS_CALIBRATION`` brings them to 4.1–5.4% on the right- and left-skewed
-    differences of the heuristic bot and its 5%-noise copy, and leaves the test conservative (2.2–3.2%)
-    on those of a 30%-noise copy (``bench/sprt.py --gate``). 0 when the mean is μ; finite for any
-    finite input.
+    (a control variate), to first order. 0 when the mean is μ; finite for any finite input.
     """
     if n == 0:
         return 0.0
@@ -211,10 +210,32 @@ def evidence_against(n: int, mean: float, m2: float, m3: float, mu: float, floor
     variance = max(m2 / n, floor)
     skew = gap * (m3 / n) / (variance * variance)
     correction = max(-SKEW_CLAMP, min(SKEW_CLAMP, skew))
-    return POINTS_CALIBRATION * n * math.log1p(gap * gap / variance) * (1 + correction)
+    return calibration(n, m2, m4) * n * math.log1p(gap * gap / variance) * (1 + correction)
 
 
-def skewed_points_llr(n: int, mean: float, m2: float, m3: float, d0: float, d1: float) -> float:
+def calibration(n: int, m2: float, m4: float) -> float:
+    """The points test's scale on its evidence, for a sample with these central sums: k₀ / (1 + w · (κ̂ − 3)).
+
+    κ̂ = n · m4 / m2² is the sample's kurtosis (taken within [3, ``KURTOSIS_CLAMP``]), k₀ is
+    ``POINTS_CALIBRATION`` and w ``KURTOSIS_WEIGHT``. Why: the test estimates σ² as it goes, and an
+    estimate that happens to be small overstates the evidence; how often that happens grows with the
+    tails (the variance of σ̂²/σ² is (κ − 1)/n), so heavy-tailed differences need their evidence
+    shrunk and light-tailed ones do not. One fixed factor could not do both: fitted to the heuristic
+    bot against its 5%-noise copy (kurtosis 12) it made the test conservative (2.2–3.2%) against a
+    30%-noise copy (kurtosis 3.5). k₀ > 1 offsets what Wald's bounds lose to the last pair's overshoot.
+    Both constants are measured (``bench/sprt.py --gate``, part 4, on right- and left-skewed real
+    differences of kurtosis 3.5 to 12).
+    """
+    if n < 2 or m2 <= 0:
+        return POINTS_CALIBRATION  # no spread yet: no tails to measure
+    kurtosis = n * (m4 / m2) / m2  # (m4 / m2) / m2: m2² alone could underflow to 0
+    if not math.isfinite(kurtosis):
+        kurtosis = KURTOSIS_CLAMP
+    excess = max(0.0, min(KURTOSIS_CLAMP, kurtosis) - 3.0)
+    return POINTS_CALIBRATION / (1.0 + KURTOSIS_WEIGHT * excess)
+
+
+def skewed_points_llr(n: int, mean: float, m2: float, m3: float, m4: float, d0: float, d1: float) -> float:
     """The points test's LLR of μ = d1 against μ = d0: half the difference of the evidence against each.
 
     To first order near the hypotheses, for a symmetric sample, this is :func:`points_llr` times the
@@ -222,7 +243,7 @@ def skewed_points_llr(n: int, mean: float, m2: float, m3: float, d0: float, d1: 
     that differences without spread (two copies of one bot) give a plain, finite LLR.
     """
     floor = POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2
-    return (evidence_against(n, mean, m2, m3, d0, floor) - evidence_against(n, mean, m2, m3, d1, floor)) / 2
+    return (evidence_against(n, mean, m2, m3, m4, d0, floor) - evidence_against(n, mean, m2, m3, m4, d1, floor)) / 2
 
 
 # --- the running tests -----------------------------------------------------------------------------------
@@ -276,7 +297,7 @@ class SequentialTest:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tally:
     """A test's running sums: outcome counts, and the pairs' point differences (count, mean, Σ(d − mean)²,
-    Σ(d − mean)³), and the pairs NEW forfeited before any points were scored."""
+    Σ(d − mean)³, Σ(d − mean)⁴), and the pairs NEW forfeited before any points were scored."""
 
     test: SequentialTest
     counts: tuple[int, ...]
@@ -285,6 +306,7 @@ class Tally:
     m2: float
     m3: float = 0.0
     forfeits: int = 0
+    m4: float = 0.0
 
     @property
     def pairs(self) -> int:
@@ -305,12 +327,13 @@ class Tally:
         index = _index(PENTANOMIAL_SCORES, score / 2)
         counts = tuple(c + (i == index) for i, c in enumerate(self.counts))
         n = sum(counts)
-        # Welford's and Pébay's updates of the central moments: stable at any magnitude.
+        # Welford's and Pébay's updates of the central moments (from the old ones): stable at any magnitude.
         delta = difference - self.mean
         step = delta / n
         spread = delta * step * (n - 1)
+        m4 = self.m4 + spread * step * step * (n * n - 3 * n + 3) + 6 * step * step * self.m2 - 4 * step * self.m3
         m3 = self.m3 + spread * step * (n - 2) - 3 * step * self.m2
-        return Tally(self.test, counts, self.games + 2, self.mean + step, self.m2 + spread, m3, self.forfeits)
+        return Tally(self.test, counts, self.games + 2, self.mean + step, self.m2 + spread, m3, self.forfeits, m4)
 
     def add_forfeit(self) -> Tally:
         """One more deal pair that NEW forfeited before its first hand: no points to compare.
@@ -328,7 +351,7 @@ class Tally:
         test = self.test
         if test.model is Model.POINTS:
             n = self.pairs
-            llr = skewed_points_llr(n, self.mean, self.m2, self.m3, test.h0, test.h1)
+            llr = skewed_points_llr(n, self.mean, self.m2, self.m3, self.m4, test.h0, test.h1)
             ready = n >= POINTS_MIN_PAIRS and not self.forfeits
         else:
             llr = gsprt_llr(self.counts, test.h0, test.h1)

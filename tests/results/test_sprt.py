@@ -113,11 +113,15 @@ def direct_points_llr(diffs: list[float], d0: float, d1: float) -> float:
     mean = sum(diffs) / n
     variance = max(sum((d - mean) ** 2 for d in diffs) / n, sprt.POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2)
     third = sum((d - mean) ** 3 for d in diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / n
+    kurtosis = sum((d - mean) ** 4 for d in diffs) / n / spread**2 if spread > 0 else 3.0
+    scale = sprt.POINTS_CALIBRATION / (1 + sprt.KURTOSIS_WEIGHT * (min(kurtosis, sprt.KURTOSIS_CLAMP) - 3))
+    scale = min(scale, sprt.POINTS_CALIBRATION)
 
     def against(mu: float) -> float:
         gap = mean - mu
         correction = min(sprt.SKEW_CLAMP, max(-sprt.SKEW_CLAMP, gap * third / variance**2))
-        return sprt.POINTS_CALIBRATION * n * math.log(1 + gap * gap / variance) * (1 + correction)
+        return scale * n * math.log(1 + gap * gap / variance) * (1 + correction)
 
     return (against(d0) - against(d1)) / 2
 
@@ -137,6 +141,7 @@ def test_the_points_tally_keeps_the_moments_of_its_differences(diffs: list[float
     assert tally.mean == pytest.approx(mean, abs=1e-9)
     assert tally.m2 == pytest.approx(sum((d - mean) ** 2 for d in diffs), rel=1e-9, abs=1e-6)
     assert tally.m3 == pytest.approx(sum((d - mean) ** 3 for d in diffs), rel=1e-7, abs=1e-3)
+    assert tally.m4 == pytest.approx(sum((d - mean) ** 4 for d in diffs), rel=1e-7, abs=1e-1)
     llr = tally.result().llr
     assert llr == pytest.approx(direct_points_llr(diffs, d0, d0 + width), rel=1e-6, abs=1e-6)
     assert math.isfinite(llr)
@@ -151,12 +156,13 @@ def test_a_skewed_sample_short_of_the_mean_is_weaker_evidence() -> None:
     mean = sum(right) / n
     m2 = sum((d - mean) ** 2 for d in right)
     m3 = sum((d - mean) ** 3 for d in right)
+    m4 = sum((d - mean) ** 4 for d in right)
     assert m3 > 0
     above = mean + 10
-    skewed = sprt.evidence_against(n, mean, m2, m3, above, 0.0)
-    assert 0 < skewed < sprt.evidence_against(n, mean, m2, 0.0, above, 0.0)
+    skewed = sprt.evidence_against(n, mean, m2, m3, m4, above, 0.0)
+    assert 0 < skewed < sprt.evidence_against(n, mean, m2, 0.0, m4, above, 0.0)
     # Mirrored: a left-skewed sample above the hypothesis, the same.
-    assert sprt.evidence_against(n, -mean, m2, -m3, -above, 0.0) == pytest.approx(skewed)
+    assert sprt.evidence_against(n, -mean, m2, -m3, m4, -above, 0.0) == pytest.approx(skewed)
     assert sum(left) == -sum(right)
 
 
@@ -367,3 +373,27 @@ def test_absurd_points_bounds_are_refused(bounds: tuple[float, float], message: 
 )
 def test_verdict_outcomes(decision: Hypothesis | None, h0: float, h1: float, outcome: sprt.Outcome) -> None:
     assert sprt.verdict(result(h0, h1, decision)).outcome is outcome
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1000, 1000), min_size=2, max_size=80), st.floats(1.01, 50))
+def test_the_points_calibration_shrinks_the_evidence_of_heavier_tails(diffs: list[float], stretch: float) -> None:
+    """Pulling the outer values further out (heavier tails, the same centre) never raises the scale."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+
+    def scale(values: list[float]) -> float:
+        centre = sum(values) / n
+        m2 = sum((v - centre) ** 2 for v in values)
+        return sprt.calibration(n, m2, sum((v - centre) ** 4 for v in values))
+
+    low = scale(diffs)
+    assert 0 < low <= sprt.POINTS_CALIBRATION
+    assert low >= sprt.POINTS_CALIBRATION / (1 + sprt.KURTOSIS_WEIGHT * (sprt.KURTOSIS_CLAMP - 3))
+    # a two-point sample has kurtosis 1: light tails are not scaled up beyond the base
+    assert sprt.calibration(2, 2.0, 2.0) == sprt.POINTS_CALIBRATION
+    spread = sorted(diffs, key=lambda v: abs(v - mean))
+    far = spread[-1]
+    stretched = [*spread[:-1], mean + (far - mean) * stretch]
+    if abs(far - mean) > 1e-6:
+        assert scale(stretched) <= low + 1e-9
