@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
 from typing import Any
 
 import pytest
 import trio
-from conftest import ROOT, TEST_BOTS
+from fakes import Answer, Script, ScriptedSeat, first_legal, reply
 from fault_games import forfeited, stopped
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from record_schema import schema_errors
 
-from rookarena.arena.bots import BotProcess, BotSpec, Limits
 from rookarena.arena.referee import FaultPolicy, GameSetup, Referee, TimeControl
 from rookarena.engine.presets import PRESETS
 from rookarena.errors import RecordError
@@ -73,25 +71,47 @@ def test_a_finished_game_has_no_hand_in_progress() -> None:
         records.replay(bad)
 
 
-async def referee_game(mode: str, policy: FaultPolicy) -> dict[str, Any]:
-    limits = Limits(startup=5.0, grace=0.3, stderr_cap=100_000)
-    bad = BotSpec(f"bad-{mode}", (sys.executable, str(TEST_BOTS / "bad_bot.py"), mode, "x"))
-    good = BotSpec("random", (sys.executable, str(ROOT / "sample_bots" / "python" / "random_bot.py"), "--seed", "5"))
+def bad_script(mode: str) -> Script:
+    """What ``tests/bots/bad_bot.py`` does in ``mode``: the first legal action, but at its fifth request it
+    closes its output (crash-mid), writes a line that is not JSON (garbage) or bids 999 (illegal)."""
+    asked = 0
+
+    def script(message: dict[str, Any]) -> Answer:
+        nonlocal asked
+        asked += 1
+        if asked != 5:
+            return first_legal(message)
+        if mode == "crash-mid":
+            return 0.0, None
+        if mode == "garbage":
+            return 0.0, b"this is not json\n"
+        return reply(message, "bid 999")
+
+    return script
+
+
+def random_script(seed: int) -> Script:
+    rng = random.Random(seed)
+    return lambda message: reply(message, rng.choice(message["legal"]))
+
+
+def referee_game(mode: str, policy: FaultPolicy) -> dict[str, Any]:
+    """A tournament game with two misbehaving seats (0 and 2) against random ones, on scripted seats."""
     rules = PRESETS["tournament"].rules
     setup = GameSetup(game_id="g1", rules=rules, rules_name="tournament", seed=11)
-    async with trio.open_nursery() as nursery:
-        bots = [BotProcess(spec, f"seat{s}", None, limits) for s, spec in enumerate((bad, good, bad, good))]
-        for bot in bots:
-            await bot.start(nursery)
-        record = await Referee(bots, setup, TimeControl(move=0.5), policy).play()
-        for bot in bots:
-            await bot.stop()
-    return record
+
+    def seat(number: int) -> ScriptedSeat:
+        if number % 2 == 0:
+            return ScriptedSeat(f"bad-{mode}", bad_script(mode))
+        return ScriptedSeat("random", random_script(number))
+
+    seats = [seat(number) for number in range(4)]
+    return trio.run(Referee(seats, setup, TimeControl(move=0.5), policy).play)
 
 
 @pytest.mark.parametrize("mode", ["crash-mid", "illegal", "garbage"])
 def test_the_referee_records_where_a_forfeit_happened(mode: str) -> None:
-    record = trio.run(referee_game, mode, FaultPolicy.FORFEIT)
+    record = referee_game(mode, FaultPolicy.FORFEIT)
     fault = record["faults"][-1]
     hand = record["unfinished"]
     assert hand["number"] == fault["hand"] == len(record["hands"]) + 1
@@ -103,7 +123,7 @@ def test_the_referee_records_where_a_forfeit_happened(mode: str) -> None:
 
 
 def test_a_substituted_fault_names_its_decision_in_a_recorded_hand() -> None:
-    record = trio.run(referee_game, "illegal", FaultPolicy.SUBSTITUTE)
+    record = referee_game("illegal", FaultPolicy.SUBSTITUTE)
     assert "unfinished" not in record
     fault = record["faults"][0]
     hand = record["hands"][fault["hand"] - 1]
