@@ -23,6 +23,47 @@ def first_legal(message: dict[str, Any]) -> Answer:
     return reply(message, message["legal"][0])
 
 
+LATE = 1e9  # seconds: past any deadline on the fake clock
+KINDS = ("garbage", "illegal", "move-key", "case", "stale", "late", "closed")  # the wrong answers of misbehave()
+
+
+def misbehave(kind: str, message: dict[str, Any]) -> Answer:
+    """One wrong answer of ``kind`` (one of ``KINDS``) to the request ``message``."""
+    legal, rid = message["legal"], message["id"]
+    if kind == "garbage":
+        return 0.0, b"thinking...\n"
+    if kind == "illegal":
+        return reply(message, "play R99")
+    if kind == "move-key":
+        return 0.0, json.dumps({"id": rid, "move": legal[0]}).encode() + b"\n"
+    if kind == "case":
+        return reply(message, legal[-1].swapcase())
+    if kind == "stale":
+        return 0.0, json.dumps({"id": rid - 1, "action": legal[0]}).encode() + b"\n"
+    if kind == "late":
+        return reply(message, legal[0], LATE)
+    assert kind == "closed", kind
+    return 0.0, None
+
+
+class Misbehaving:
+    """A seat's script: the first legal action, but at the requests named in ``plan`` (numbered from 0)
+    the wrong answer named there; the requests it answered wrongly are kept in ``wronged``, in order."""
+
+    def __init__(self, plan: dict[int, str]) -> None:
+        self.plan = plan
+        self.asked = 0
+        self.wronged: list[dict[str, Any]] = []
+
+    def __call__(self, message: dict[str, Any]) -> Answer:
+        number, self.asked = self.asked, self.asked + 1
+        kind = self.plan.get(number)
+        if kind is None:
+            return first_legal(message)
+        self.wronged.append(message)
+        return misbehave(kind, message)
+
+
 class ScriptedSeat:
     """A seat whose replies come from ``script``; every line the referee sends it is kept, decoded, in ``received``.
 

@@ -190,14 +190,14 @@ def points_llr(n: int, mean: float, variance: float, d0: float, d1: float) -> fl
     return n * (d1 - d0) * (2 * mean - d0 - d1) / (2 * v)
 
 
-def evidence_against(n: int, mean: float, m2: float, m3: float, m4: float, mu: float, floor: float) -> float:
+def evidence_against(n: int, mean: float, m2: float, m3: float, mu: float, floor: float) -> float:
     """How strongly n point differences speak against "their mean is ``mu``": about −2 log of a likelihood ratio.
 
-    k · n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance (``m2 / n``, at
-    least ``floor``), c = ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment) clamped to
-    ±``SKEW_CLAMP``, and k the :func:`calibration` for the sample's kurtosis (from ``m4``).
-    n · ln(1 + ȳ² / σ̂²) is the normal likelihood ratio with the variance estimated under the
-    hypothesis, which far from both hypotheses still tells the nearer one.
+    n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance (``m2 / n``, at
+    least ``floor``) and c = ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment) clamped to
+    ±``SKEW_CLAMP``; the test scales it by its :func:`calibration`. n · ln(1 + ȳ² / σ̂²) is the normal
+    likelihood ratio with the variance estimated under the hypothesis, which far from both hypotheses
+    still tells the nearer one.
     Why c: in a skewed sample the variance moves with the mean (their covariance is μ₃ / n), so a
     right-skewed sample that falls short of μ also shows a small variance, and the plain statistic
     then overstates the evidence on the low side (β 6.5% against α 3.7% on the heuristic bot's real
@@ -210,7 +210,7 @@ def evidence_against(n: int, mean: float, m2: float, m3: float, m4: float, mu: f
     variance = max(m2 / n, floor)
     skew = gap * (m3 / n) / (variance * variance)
     correction = max(-SKEW_CLAMP, min(SKEW_CLAMP, skew))
-    return calibration(n, m2, m4) * n * math.log1p(gap * gap / variance) * (1 + correction)
+    return n * math.log1p(gap * gap / variance) * (1 + correction)
 
 
 def calibration(n: int, m2: float, m4: float) -> float:
@@ -236,14 +236,16 @@ def calibration(n: int, m2: float, m4: float) -> float:
 
 
 def skewed_points_llr(n: int, mean: float, m2: float, m3: float, m4: float, d0: float, d1: float) -> float:
-    """The points test's LLR of μ = d1 against μ = d0: half the difference of the evidence against each.
+    """The points test's LLR of μ = d1 against μ = d0: half the difference of the evidence against each,
+    scaled by the sample's :func:`calibration`.
 
     To first order near the hypotheses, for a symmetric sample, this is :func:`points_llr` times the
     calibration. The sample's variance is floored at ``POINTS_VARIANCE_FLOOR`` times (d1 − d0)², so
     that differences without spread (two copies of one bot) give a plain, finite LLR.
     """
     floor = POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2
-    return (evidence_against(n, mean, m2, m3, m4, d0, floor) - evidence_against(n, mean, m2, m3, m4, d1, floor)) / 2
+    against = evidence_against(n, mean, m2, m3, d0, floor) - evidence_against(n, mean, m2, m3, d1, floor)
+    return calibration(n, m2, m4) * against / 2
 
 
 # --- the running tests -----------------------------------------------------------------------------------
@@ -333,7 +335,7 @@ class Tally:
         spread = delta * step * (n - 1)
         m4 = self.m4 + spread * step * step * (n * n - 3 * n + 3) + 6 * step * step * self.m2 - 4 * step * self.m3
         m3 = self.m3 + spread * step * (n - 2) - 3 * step * self.m2
-        return Tally(self.test, counts, self.games + 2, self.mean + step, self.m2 + spread, m3, self.forfeits, m4)
+        return Tally(self.test, counts, self.games + 2, self.mean + step, self.m2 + spread, m3, self.forfeits, m4=m4)
 
     def add_forfeit(self) -> Tally:
         """One more deal pair that NEW forfeited before its first hand: no points to compare.

@@ -11,7 +11,7 @@ from conftest import ROOT
 from fakes import Answer, ScriptedSeat
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from record_schema import SCHEMA, schema_errors, validator
+from record_schema import schema_errors, validator
 
 from rookarena.arena.referee import GameSetup, Referee
 from rookarena.arena.specs import FaultPolicy, TimeControl
@@ -136,7 +136,7 @@ async def test_a_record_with_comments_validates_against_the_record_schema() -> N
     kept = json.loads(records.dumps(record))
     texts = [c["text"] for c in kept["comments"]]
     assert any(text.endswith(CUT_MARK) for text in texts) and any("<script>" in text for text in texts)
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    schema = validator().schema
     assert schema["properties"]["comments"]["items"]["properties"]["text"]["maxLength"] == COMMENT_MAX
     for doc in ("PROTOCOL.md", "RECORD.md"):
         assert f"{COMMENT_MAX} characters" in (ROOT / "protocol" / doc).read_text(encoding="utf-8"), doc

@@ -9,11 +9,8 @@ cards held; ``show`` says it for the faulting seat only, and the record replays 
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import trio
-from fakes import Answer, ScriptedSeat, reply
+from fakes import KINDS, Misbehaving, ScriptedSeat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from record_schema import schema_errors
@@ -25,45 +22,6 @@ from rookarena.web.text import game_text
 from rookarena.wire import position, records
 
 MOVE = 0.5  # seconds a decision may take
-
-
-def misbehave(kind: str, message: dict[str, Any]) -> Answer:
-    """One wrong answer of ``kind`` to the request ``message``."""
-    legal, rid = message["legal"], message["id"]
-    if kind == "garbage":
-        return 0.0, b"thinking...\n"
-    if kind == "illegal":
-        return 0.0, json.dumps({"id": rid, "action": "play R99"}).encode() + b"\n"
-    if kind == "move-key":
-        return 0.0, json.dumps({"id": rid, "move": legal[0]}).encode() + b"\n"
-    if kind == "case":
-        return 0.0, json.dumps({"id": rid, "action": legal[-1].swapcase()}).encode() + b"\n"
-    if kind == "stale":
-        return 0.0, json.dumps({"id": rid - 1, "action": legal[0]}).encode() + b"\n"
-    if kind == "late":
-        return MOVE * 3, json.dumps({"id": rid, "action": legal[0]}).encode() + b"\n"
-    assert kind == "closed"
-    return 0.0, None
-
-
-KINDS = ("garbage", "illegal", "move-key", "case", "stale", "late", "closed")
-
-
-class Misbehaving:
-    """A seat's script: the first legal action, but at the requests named in ``plan`` the wrong answer named there."""
-
-    def __init__(self, plan: dict[int, str]) -> None:
-        self.plan = plan
-        self.asked = 0
-        self.wronged: list[dict[str, Any]] = []  # the requests answered wrongly, in order
-
-    def __call__(self, message: dict[str, Any]) -> Answer:
-        number, self.asked = self.asked, self.asked + 1
-        kind = self.plan.get(number)
-        if kind is None:
-            return reply(message, message["legal"][0])
-        self.wronged.append(message)
-        return misbehave(kind, message)
 
 
 plans = st.dictionaries(st.integers(0, 60), st.sampled_from(KINDS), max_size=3)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import trio
-from fakes import Answer, Script, ScriptedSeat, first_legal, reply
+from fakes import Misbehaving, Script, ScriptedSeat, reply
 from fault_games import forfeited, stopped
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -71,23 +71,7 @@ def test_a_finished_game_has_no_hand_in_progress() -> None:
         records.replay(bad)
 
 
-def bad_script(mode: str) -> Script:
-    """What ``tests/bots/bad_bot.py`` does in ``mode``: the first legal action, but at its fifth request it
-    closes its output (crash-mid), writes a line that is not JSON (garbage) or bids 999 (illegal)."""
-    asked = 0
-
-    def script(message: dict[str, Any]) -> Answer:
-        nonlocal asked
-        asked += 1
-        if asked != 5:
-            return first_legal(message)
-        if mode == "crash-mid":
-            return 0.0, None
-        if mode == "garbage":
-            return 0.0, b"this is not json\n"
-        return reply(message, "bid 999")
-
-    return script
+BAD_BOT = {"crash-mid": "closed", "garbage": "garbage", "illegal": "illegal"}  # tests/bots/bad_bot.py's modes
 
 
 def random_script(seed: int) -> Script:
@@ -102,7 +86,7 @@ def referee_game(mode: str, policy: FaultPolicy) -> dict[str, Any]:
 
     def seat(number: int) -> ScriptedSeat:
         if number % 2 == 0:
-            return ScriptedSeat(f"bad-{mode}", bad_script(mode))
+            return ScriptedSeat(f"bad-{mode}", Misbehaving({4: BAD_BOT[mode]}))  # its fifth request
         return ScriptedSeat("random", random_script(number))
 
     seats = [seat(number) for number in range(4)]
