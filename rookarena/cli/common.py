@@ -159,12 +159,12 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     side, for their hello; one that does not complete the handshake stops the command with one line."""
     import trio  # noqa: PLC0415
 
-    from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
+    from rookarena.arena import handshake  # noqa: PLC0415 - not imported for run, which needs none of it
 
-    probes: dict[int, checkbot.Probe] = {}
+    probes: dict[int, handshake.Probe] = {}
 
     async def ask(index: int, spec: BotSpec) -> None:
-        probes[index] = await checkbot.probe(spec, startup)
+        probes[index] = await handshake.probe(spec, startup)
 
     async def ask_all() -> None:
         async with trio.open_nursery() as nursery:

@@ -14,7 +14,8 @@ import trio
 from conftest import ROOT, TEST_BOTS
 from contract_cases import CASES, END, START, Case, markdown
 
-from rookarena.arena.checkbot import Probe, _hello_warnings, probe
+from rookarena.arena.checkbot import _hello_warnings
+from rookarena.arena.handshake import Probe, probe
 from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.specs import BotSpec, FaultPolicy, Limits, TimeControl
 from rookarena.engine.presets import TOURNAMENT

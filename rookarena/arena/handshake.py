@@ -1,0 +1,228 @@
+"""A bot started alone, apart from any game: the handshake probe and the buffered-reply probe of ``check-bot``.
+
+The probe starts the bot, sends the referee's hello and times its answer; a bot that says nothing is then sent
+the end of its input, and a hello that arrives only then shows that it does not flush its stdout. The
+buffered-reply probe does the same for a request in a game. Either way the bot is stopped, with all it started,
+before the probe returns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import random
+import signal
+import subprocess
+import tempfile
+import time as clock
+from collections.abc import AsyncIterator
+from typing import IO
+
+import trio
+
+from rookarena import __version__
+from rookarena.arena import proctree
+from rookarena.arena.bots import BotSpec, bot_environment
+from rookarena.arena.referee import TimeControl
+from rookarena.engine.game import Game
+from rookarena.engine.rules import Rules
+from rookarena.wire.advice import Cause, diagnose
+from rookarena.wire.conversation import Conversation, Hello, Ignored, ProtocolFault, Reply, encode, request_id
+from rookarena.wire.messages import act_message, deal_messages, game_message, hello_message, seat_seed
+
+OPPONENT_NAME = "rookarena-random"
+AFTER_EOF = 2.0  # seconds to wait for output once the probe has closed the bot's input
+PATIENCE = 2.0  # seconds past the move time a probed reply is still waited for before the input is closed
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Probe:
+    """What the bot did when started alone and sent the referee's hello."""
+
+    hello: Hello | None
+    fault: Cause | None  # why there is no hello
+    seconds: float  # until the hello (or the verdict)
+    ignored: tuple[str, ...] = ()
+    stderr_tail: str = ""  # the last line the bot wrote to stderr
+
+
+async def probe(spec: BotSpec, startup: float) -> Probe:
+    """Start the bot, send the referee's hello and read its answer within ``startup`` seconds. A bot that
+    answers nothing is sent the end of its input: output that comes only then was never flushed."""
+    with tempfile.TemporaryFile() as stderr:
+        found = await _probe(spec, startup, stderr)
+        stderr.seek(max(0, stderr.seek(0, os.SEEK_END) - 4096))
+        lines = stderr.read().decode(errors="replace").strip().splitlines()
+    return dataclasses.replace(found, stderr_tail=lines[-1][:200] if lines else "")
+
+
+class _CannotStartError(Exception):
+    """The bot's command could not be started (the words say why)."""
+
+
+@contextlib.asynccontextmanager
+async def _alone(spec: BotSpec, stderr: IO[bytes]) -> AsyncIterator[trio.Process]:
+    """The bot started alone, its stderr to ``stderr``; stopped, with all it started, on the way out."""
+    token = proctree.new_token()
+    proctree.become_subreaper()  # what the bot leaves stays in reach, as in a match
+    try:
+        process = await trio.lowlevel.open_process(
+            list(spec.command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=spec.cwd,
+            env={**bot_environment(spec.env), proctree.MARK: token},
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise _CannotStartError(f"cannot start {spec.command[0]!r}: {exc.strerror}") from None
+    proctree.started(process.pid)
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        yield process
+    finally:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await process.stdin.aclose()
+        with trio.move_on_after(1.0):
+            await process.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        proctree.kill_bot(process.pid, token)  # and all else of it: a daemon it became, a child it left
+        with trio.CancelScope(shield=True):
+            await process.wait()
+            await process.stdout.aclose()
+            proctree.forget(process.pid)
+            await trio.sleep(0.01)
+            proctree.reap_orphans()
+
+
+async def _send(process: trio.Process, data: bytes) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await process.stdin.send_all(data)
+
+
+async def _close_input(process: trio.Process) -> None:
+    assert process.stdin is not None
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        await process.stdin.aclose()
+
+
+async def _probe(spec: BotSpec, startup: float, stderr: IO[bytes]) -> Probe:
+    started = clock.perf_counter()
+    try:
+        async with _alone(spec, stderr) as process:
+            return await _handshake(process, startup, started)
+    except _CannotStartError as exc:
+        return Probe(None, diagnose("crash", str(exc)), 0.0)
+
+
+async def _handshake(process: trio.Process, startup: float, started: float) -> Probe:
+    assert process.stdout is not None
+    conversation = Conversation()
+    ignored: list[str] = []
+    await _send(process, encode(hello_message(f"rookarena {__version__}")))
+    event = await _first_event(process.stdout, conversation, startup, ignored)
+    seconds = clock.perf_counter() - started
+    if event is None:
+        await _close_input(process)
+        late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored)
+        if late is not None:
+            return Probe(None, diagnose("timeout", "no hello", flushed_late=True), seconds, tuple(ignored))
+        return Probe(None, diagnose("timeout", f"no hello within {startup:g} s"), seconds, tuple(ignored))
+    if isinstance(event, ProtocolFault):  # quoted as a fault in a game is (``_faults``): the exact line
+        cause = diagnose(event.kind.value, event.detail, event.line)
+        if event.line:
+            cause = dataclasses.replace(cause, detail=f"{cause.detail}; the bot sent: {event.line[:300]!r}")
+        return Probe(None, cause, seconds, tuple(ignored))
+    if isinstance(event, str):
+        with trio.move_on_after(1.0):
+            await process.wait()
+        code = process.returncode
+        if code is None:
+            how = "closed its stdout"
+        elif code < 0:
+            how = f"was killed by {_signal_name(-code)}"
+        else:
+            how = f"exited with status {code}"
+        return Probe(None, diagnose("crash", f"{how} before saying hello"), seconds, tuple(ignored))
+    assert isinstance(event, Hello)
+    return Probe(event, None, seconds, tuple(ignored))
+
+
+async def replies_buffered(spec: BotSpec, rules_name: str, rules: Rules, time: TimeControl, seed: int) -> bool:
+    """Whether the bot's replies sit in its stdout buffer: started alone, it says hello, is sent a game and
+    its first request, and answers neither within the move time nor ``PATIENCE`` seconds after it, but as
+    soon as its input is closed (a slow bot answers late, a stuck one never)."""
+    with tempfile.TemporaryFile() as stderr:
+        try:
+            async with _alone(spec, stderr) as process:
+                return await _reply_only_at_eof(process, rules_name, rules, time, seed)
+        except _CannotStartError:
+            return False
+
+
+async def _reply_only_at_eof(
+    process: trio.Process, rules_name: str, rules: Rules, time: TimeControl, seed: int
+) -> bool:
+    assert process.stdout is not None
+    conversation = Conversation()
+    ignored: list[str] = []
+    await _send(process, encode(hello_message(f"rookarena {__version__}")))
+    hello = await _first_event(process.stdout, conversation, time.startup, ignored)
+    if not isinstance(hello, Hello):
+        return False
+    game = Game(rules, random.Random(seed), first_dealer=0)
+    seat = game.to_act
+    players = [OPPONENT_NAME if other % 2 != seat % 2 else hello.name for other in range(4)]
+    start = game_message(
+        game_id="check-flush",
+        seat=seat,
+        rules=rules,
+        rules_name=rules_name,
+        players=players,
+        first_dealer=0,
+        seed=seat_seed(seed, seat),
+    )
+    asked = act_message(game, seat, game.legal_actions(), round(time.move * 1000), 0, with_view=hello.view)
+    request = conversation.request(asked, request_id(seed, seat, 0))
+    await _send(process, encode(start) + encode(deal_messages(game)[seat]) + request)
+    if await _first_event(process.stdout, conversation, time.move + PATIENCE, ignored, (Reply, ProtocolFault)):
+        return False  # it answered, or said something else, or exited: whatever it is, not a buffer
+    await _close_input(process)
+    return isinstance(await _first_event(process.stdout, conversation, AFTER_EOF, ignored, (Reply,)), Reply)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+async def _first_event(
+    stdout: trio.abc.ReceiveStream,
+    conversation: Conversation,
+    seconds: float,
+    ignored: list[str],
+    wanted: tuple[type, ...] = (Hello, ProtocolFault),
+) -> Hello | Reply | ProtocolFault | str | None:
+    """The first event of the ``wanted`` kinds the bot's output makes (the hello or a fault), a string
+    saying how its output ended, or None after ``seconds``."""
+    with trio.move_on_after(seconds):
+        while True:
+            try:
+                data = await stdout.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                return "end of output"
+            for event in conversation.receive_data(bytes(data)):
+                if isinstance(event, Ignored):
+                    ignored.append(event.reason)
+                elif isinstance(event, wanted):
+                    assert isinstance(event, (Hello, Reply, ProtocolFault))
+                    return event
+    return None
