@@ -71,14 +71,17 @@ def rank_text(row: Standing, shared: set[int]) -> str:
     return f"{row.rank}=" if row.rank in shared else str(row.rank)
 
 
+def _who(row: Standing, shared: set[int]) -> tuple[str, str, int]:
+    """The cells every standings table starts with: the rank, the name and the games played."""
+    return rank_text(row, shared), row.name, row.games
+
+
 def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
     """The cells of the standings table, one list per entry, in the order of ``STANDINGS_HEADERS``."""
     shared = tied(rows)
     return [
         [
-            rank_text(row, shared),
-            row.name,
-            row.games,
+            *_who(row, shared),
             row.wins,
             row.losses,
             row.draws,
@@ -102,9 +105,7 @@ def compact_rows(rows: Sequence[Standing]) -> list[list[Any]]:
     shared = tied(rows)
     return [
         [
-            rank_text(row, shared),
-            row.name,
-            row.games,
+            *_who(row, shared),
             f"{100 * row.win_rate.estimate:.1f}",
             elo_text(row),
             "-"

@@ -14,10 +14,28 @@ from typing import Any
 
 from rookarena.engine.actions import Action, parse_action, trump
 from rookarena.engine.cards import Color, cards_text
-from rookarena.engine.game import Game, Phase
+from rookarena.engine.game import Deal, Game, Phase, Trick
 from rookarena.engine.rules import NestOrder, Rules
 from rookarena.errors import ParseError, RecordError
 from rookarena.wire import errorline
+
+
+def hand_opening(number: int, dealer: int, deal: Deal, auction: Sequence[tuple[int, Action]]) -> dict[str, Any]:
+    """A hand's record as far as its auction, whether the hand is finished or in progress (RECORD.md)."""
+    return {
+        "number": number,
+        "dealer": dealer,
+        "deal": [cards_text(cards) for cards in deal.hands],
+        "nest": cards_text(deal.nest),
+        "auction": [{"seat": seat, "action": str(action)} for seat, action in auction],
+    }
+
+
+def tricks_text(tricks: Sequence[Trick]) -> list[dict[str, Any]]:
+    """Finished tricks as a record holds them."""
+    return [
+        {"leader": t.leader, "cards": cards_text(t.cards), "winner": t.winner, "counters": t.counters} for t in tricks
+    ]
 
 
 def hand_in_progress(game: Game) -> dict[str, Any] | None:
@@ -25,22 +43,13 @@ def hand_in_progress(game: Game) -> dict[str, Any] | None:
     if game.is_over:
         return None
     auction_over = game.phase is not Phase.BIDDING
-    out: dict[str, Any] = {
-        "number": game.hand_number,
-        "dealer": game.dealer,
-        "deal": [cards_text(cards) for cards in game.deal.hands],
-        "nest": cards_text(game.deal.nest),
-        "auction": [{"seat": seat, "action": str(action)} for seat, action in game.auction],
-        "bidder": game.bidder if auction_over else None,
-        "bid": game.high_bid if auction_over else None,
-    }
+    out = hand_opening(game.hand_number, game.dealer, game.deal, game.auction)
+    out["bidder"] = game.bidder if auction_over else None
+    out["bid"] = game.high_bid if auction_over else None
     if auction_over:
         out["discards"] = cards_text(game.discards)
         out["trump"] = None if game.trump is None else str(game.trump)
-        out["tricks"] = [
-            {"leader": t.leader, "cards": cards_text(t.cards), "winner": t.winner, "counters": t.counters}
-            for t in game.tricks
-        ]
+        out["tricks"] = tricks_text(game.tricks)
         if game.phase is Phase.PLAY:
             out["trick"] = {"leader": game.trick_leader, "cards": cards_text(game.trick_cards)}
     out["to_act"] = game.to_act

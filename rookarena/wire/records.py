@@ -56,25 +56,15 @@ def build(
 
 
 def _hand(hand: HandResult) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "number": hand.number,
-        "dealer": hand.dealer,
-        "deal": [cards_text(cards) for cards in hand.deal.hands],
-        "nest": cards_text(hand.deal.nest),
-        "auction": [{"seat": seat, "action": str(action)} for seat, action in hand.auction],
-        "bidder": hand.bidder,
-        "bid": hand.bid,
-    }
+    out = position.hand_opening(hand.number, hand.dealer, hand.deal, hand.auction)
+    out.update(bidder=hand.bidder, bid=hand.bid)
     if hand.bidder is None:
         out["redeal"] = True
     else:
         out.update(
             discards=cards_text(hand.discards),
             trump=str(hand.trump),
-            tricks=[
-                {"leader": t.leader, "cards": cards_text(t.cards), "winner": t.winner, "counters": t.counters}
-                for t in hand.tricks
-            ],
+            tricks=position.tricks_text(hand.tricks),
             nest_counters=hand.nest_counters,
             nest_team=hand.nest_team,
             counters=list(hand.counters),
