@@ -58,12 +58,17 @@ def test_each_difference_opens_the_viewer_just_before_the_decision(
     browser: Any,  # noqa: F811
     diff_page: tuple[pathlib.Path, Any],
 ) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
     path, data = diff_page
     _open(browser, path)
     link = browser.find_element("css selector", "#diff-differences a.diff-link")
     link.click()
     first = data["diff"]["differences"][0]
     board = "document.querySelector('.board')"
+    # The link changes the fragment; the page answers the hashchange event in a later task.
+    opened = f"const b = {board}; return b ? b.dataset.game : null"
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script(opened) == first["game"])
     assert browser.execute_script(f"return {board}.dataset.game") == first["game"]
     assert browser.execute_script(f"return {board}.dataset.step") == str(first["step"])
     assert browser.execute_script("return document.getElementById('seat-select').value") == str(first["seat"])
