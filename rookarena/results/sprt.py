@@ -47,9 +47,10 @@ REGULARISATION = 1e-3  # the count given to an outcome never seen (fishtest's ep
 POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal pairs (see above)
 ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
 POINTS_LIMIT = 10_000.0  # points hypotheses beyond ±10,000 a deal pair (no pair of games can differ so much)
+SKEW_WEIGHT = 0.8  # the share of the skewness correction the points test applies (measured: see evidence_against())
 SKEW_CLAMP = 0.5  # the points test's skewness correction changes a hypothesis' evidence by at most ±50 %
-POINTS_CALIBRATION = 1.04  # the points test's evidence scale for light tails (measured: see calibration())
-KURTOSIS_WEIGHT = 0.025  # how much each unit of the differences' excess kurtosis shrinks it (measured)
+POINTS_CALIBRATION = 1.02  # the points test's evidence scale for light tails (measured: see calibration())
+KURTOSIS_WEIGHT = 0.0175  # how much each unit of the differences' excess kurtosis shrinks it (measured)
 KURTOSIS_CLAMP = 30.0  # the sample kurtosis the points test's calibration takes at most
 POINTS_VARIANCE_FLOOR = 0.01  # the points test takes the differences' sd as at least a tenth of D1 − D0
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
@@ -194,21 +195,29 @@ def evidence_against(n: int, mean: float, m2: float, m3: float, mu: float, floor
     """How strongly n point differences speak against "their mean is ``mu``": about −2 log of a likelihood ratio.
 
     n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance (``m2 / n``, at
-    least ``floor``) and c = ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment) clamped to
-    ±``SKEW_CLAMP``; the test scales it by its :func:`calibration`. n · ln(1 + ȳ² / σ̂²) is the normal
-    likelihood ratio with the variance estimated under the hypothesis, which far from both hypotheses
-    still tells the nearer one.
+    least ``floor``) and c = λ · ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment, λ
+    ``SKEW_WEIGHT``) clamped to ±``SKEW_CLAMP``; the test scales it by its :func:`calibration`.
+    n · ln(1 + ȳ² / σ̂²) is the normal likelihood ratio with the variance estimated under the
+    hypothesis, which far from both hypotheses still tells the nearer one.
     Why c: in a skewed sample the variance moves with the mean (their covariance is μ₃ / n), so a
     right-skewed sample that falls short of μ also shows a small variance, and the plain statistic
     then overstates the evidence on the low side (β 6.5% against α 3.7% on the heuristic bot's real
     differences, ``bench/sprt.py``); σ̂² + μ̂₃·ȳ / σ̂² is the variance with that dependence regressed out
-    (a control variate), to first order. 0 when the mean is μ; finite for any finite input.
+    (a control variate), to first order. Why λ < 1: the regression's coefficient μ̂₃ / σ̂² is itself
+    estimated from the sample, and noisily (the sample skewness has a standard error near 0.7 at 300
+    of Rook's differences), with a noise that moves with the mean (an outlier raises both), so the
+    full correction overshot: on differences of skewness +0.15 it erred 5.5% and 5.7% on one side
+    where the uncorrected test was even. Shrinking the coefficient by its own estimated reliability,
+    max(0, 1 − se² / skew²) with se² from the sample's fifth and sixth moments, changed nothing
+    there (the sample's se is as unreliable as its skewness, and large in the same samples), so the
+    shrink is one measured factor (``bench/sprt.py --gate``, part 4). 0 when the mean is μ; finite
+    for any finite input.
     """
     if n == 0:
         return 0.0
     gap = mean - mu
     variance = max(m2 / n, floor)
-    skew = gap * (m3 / n) / (variance * variance)
+    skew = SKEW_WEIGHT * gap * (m3 / n) / (variance * variance)
     correction = max(-SKEW_CLAMP, min(SKEW_CLAMP, skew))
     return n * math.log1p(gap * gap / variance) * (1 + correction)
 

@@ -120,7 +120,7 @@ def direct_points_llr(diffs: list[float], d0: float, d1: float) -> float:
 
     def against(mu: float) -> float:
         gap = mean - mu
-        correction = min(sprt.SKEW_CLAMP, max(-sprt.SKEW_CLAMP, gap * third / variance**2))
+        correction = min(sprt.SKEW_CLAMP, max(-sprt.SKEW_CLAMP, sprt.SKEW_WEIGHT * gap * third / variance**2))
         return scale * n * math.log(1 + gap * gap / variance) * (1 + correction)
 
     return (against(d0) - against(d1)) / 2
@@ -163,6 +163,21 @@ def test_a_skewed_sample_short_of_the_mean_is_weaker_evidence() -> None:
     # Mirrored: a left-skewed sample above the hypothesis, the same.
     assert sprt.evidence_against(n, -mean, m2, -m3, -above, 0.0) == pytest.approx(skewed)
     assert sum(left) == -sum(right)
+
+
+def test_the_skewness_correction_is_a_measured_share_of_the_control_variate() -> None:
+    # Below the clamp, the evidence is the normal statistic times 1 + λ·ȳ·μ̂₃/σ̂⁴: λ (< 1) shrinks the
+    # correction the sample's own third moment asks for, never flips or drops it.
+    assert 0 < sprt.SKEW_WEIGHT < 1
+    n, mean, m2, m3, mu = 300, 10.0, 300 * 100.0**2, 300 * 0.4 * 100.0**3, 0.0
+    gap, variance = mean - mu, m2 / n
+    full = gap * (m3 / n) / variance**2
+    assert 0 < full < sprt.SKEW_CLAMP  # a case below the clamp
+    plain = n * math.log1p(gap * gap / variance)
+    got = sprt.evidence_against(n, mean, m2, m3, mu, 0.0)
+    assert got == pytest.approx(plain * (1 + sprt.SKEW_WEIGHT * full), rel=1e-12)
+    assert plain < got < plain * (1 + full)
+    assert sprt.evidence_against(n, mean, m2, -m3, mu, 0.0) == pytest.approx(plain * (1 - sprt.SKEW_WEIGHT * full))
 
 
 @pytest.mark.parametrize(
