@@ -365,3 +365,89 @@ def hand_value(deck: Deck, team: int, bidder: int, bid: int, taken: Sequence[int
     if not made:
         counters[bidders] = -bid
     return counters[team] - counters[1 - team]
+
+
+def solve_options(
+    deck: Deck,
+    trump: int,
+    hands: list[list[int]],
+    leader: int,
+    trick: list[int],
+    team: int,
+    options: Sequence[int],
+    last_bonus: int = 0,
+) -> list[int]:
+    """:func:`solve` after each of ``options`` (cards of the seat to play), in one search.
+
+    The value of a position at the start of a trick depends only on the cards still held and the leader,
+    so it is worked out once (with the whole window, so exactly) and kept: the options of one deal share
+    every later trick they lead to. Within a trick the search is alpha-beta, as :func:`solve`.
+    ``hands`` and ``trick`` are restored on return. Meant for the last few tricks.
+    """
+    suit, power, points = deck.suit[trump], deck.power[trump], deck.points
+    memo: dict[int, int] = {}
+    mask = 0
+    for hand in hands:
+        for card in hand:
+            mask |= 1 << card
+
+    def start(leader: int) -> int:
+        key = mask << 2 | leader
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = value(leader, leader, -1, 10**9)
+        return found
+
+    def value(seat: int, leader: int, alpha: int, beta: int) -> int:
+        nonlocal mask
+        if len(trick) == 4:
+            led = suit[trick[0]]
+            best_pow, best_pos = -1, 0
+            for i, card in enumerate(trick):
+                p = power[card] if suit[card] == led or suit[card] == trump else -1
+                if p > best_pow:
+                    best_pow, best_pos = p, i
+            winner = (leader + best_pos) % 4
+            ours = winner & 1 == team
+            gained = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]] if ours else 0
+            if not hands[winner]:
+                return gained + last_bonus if ours else gained
+            cards = trick[:]
+            trick.clear()
+            rest = start(winner)
+            trick.extend(cards)
+            return gained + rest
+        hand = hands[seat]
+        mine = seat & 1 == team
+        best = -1 if mine else 10**9
+        for card in list(legal_cards(deck, trump, hand, trick)):
+            where = hand.index(card)
+            del hand[where]
+            trick.append(card)
+            mask ^= 1 << card
+            v = value((seat + 1) % 4, leader, alpha, beta)
+            mask ^= 1 << card
+            trick.pop()
+            hand.insert(where, card)
+            if mine:
+                if v > best:
+                    best = alpha = max(alpha, v)
+            elif v < best:
+                best = beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    seat = (leader + len(trick)) % 4
+    hand = hands[seat]
+    out: list[int] = []
+    for card in options:
+        where = hand.index(card)
+        del hand[where]
+        trick.append(card)
+        mask ^= 1 << card
+        out.append(value((seat + 1) % 4, leader, -1, 10**9))
+        mask ^= 1 << card
+        trick.pop()
+        hand.insert(where, card)
+    return out

@@ -29,7 +29,7 @@ from rookarena.engine.cards import COLORS
 from rookarena.engine.rules import KNOBS, BidMade, NestTo, Rules
 from rookarena.players import heuristic
 from rookarena.players.base import Deadline
-from rookarena.players.fast import Deck, hand_value, playout, score_value, solve
+from rookarena.players.fast import Deck, hand_value, legal_cards, playout, score_value, solve_options
 from rookarena.players.worlds import PILE, Knowledge, for_auction, for_bidder, from_view, sample
 
 # Playouts per decision at each level; level 3 is the default.
@@ -69,6 +69,10 @@ PARTNER_MARGIN = 10.0
 # the heuristic's fitted estimate: a bid says the hand is worth at least it, a pass that it is worth less
 # than the bid declined. None: no inference from the auction.
 INFER_SLACK: float | None = 5.0
+# In the play, a deal also counts a misfit for each of the opponents' last MODEL_PLAYS plays of the hand
+# (with a choice) that the heuristic, in their seat with the hand the deal gives them, would have made
+# otherwise. 0: no inference from the play.
+MODEL_PLAYS = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -85,6 +89,9 @@ class Settings:
     infer: float | None = INFER_SLACK
     nest_trumps: int = NEST_TRUMPS
     think: float | None = None
+    model_plays: int = MODEL_PLAYS
+    partner_shift: float = 0.0
+    model_eps: float = 0.0
 
 
 def settings_for(level: int | None = None, playouts: int | None = None, think: float | None = None) -> Settings:
@@ -155,23 +162,27 @@ class SearchPlayer:
         hands: list[list[int]],
         leader: int,
         trick: list[int],
+        options: list[int],
         team: int,
         bidder: int,
         bid: int,
         counters: list[int],
         nest: int,
-    ) -> int:
-        """The score difference for ``team`` of exact play from here (the last tricks of one deal)."""
+    ) -> list[int]:
+        """The score difference for ``team`` of exact play after each option (the last tricks of one deal)."""
         deck = self.deck
         points = deck.points
         left = sum(points[c] for h in hands for c in h) + sum(points[c] for c in trick)
         with_last = deck.rules.nest_to is NestTo.LAST_TRICK
-        ours = counters[team] + solve(deck, trump, hands, leader, trick, team, nest if with_last else 0)
-        if not with_last and bidder % 2 == team:
-            ours += nest
         total = counters[0] + counters[1] + left + nest
-        by_team = [ours, total - ours] if team == 0 else [total - ours, ours]
-        return score_value(deck, team, bidder, bid, by_team)
+        out: list[int] = []
+        for gained in solve_options(deck, trump, hands, leader, trick, team, options, nest if with_last else 0):
+            ours = counters[team] + gained
+            if not with_last and bidder % 2 == team:
+                ours += nest
+            by_team = [ours, total - ours] if team == 0 else [total - ours, ours]
+            out.append(score_value(deck, team, bidder, bid, by_team))
+        return out
 
     def _bid(self, view: dict[str, Any], legal: list[str], rng: random.Random, deadline: Deadline) -> str:
         bids = sorted(int(action.split()[1]) for action in legal if action.startswith("bid "))
@@ -324,30 +335,74 @@ class SearchPlayer:
         bounds = calls(view, deck.rules, slack) if slack is not None else {}
         bounds.pop(bidder, None)  # the bidder's hand before the nest is not known from its cards
         bounds.pop(seat, None)
+        mate = (seat + 2) % 4
+        if self.settings.partner_shift and mate in bounds:
+            # The partner is this bot: it calls to its own limit, above the heuristic's estimate.
+            low, high = bounds[mate]
+            bounds[mate] = (low - self.settings.partner_shift, high - self.settings.partner_shift)
         played = played_by(view, deck)
         worth_of = self.worth
+
+        checks = [
+            (past, deck.ints(past["trick"]), deck.ints(later))
+            for past, later in opponent_plays(view, team, self.settings.model_plays)
+        ]
+        texts = deck.text
+        rules_map = self.rules_map
+
+        def unlike(held: list[list[int]]) -> int:
+            """The opponents' checked plays the heuristic would not have made with the hands of ``held``."""
+            wrong = 0
+            for past, trick_then, then_played in checks:
+                who: int = past["seat"]
+                then = sorted([*held[who], *then_played])  # in deck order, as the referee lists a hand
+                choice = legal_cards(deck, trump, then, trick_then)
+                if len(choice) < 2:
+                    continue
+                past["hand"] = [texts[c] for c in then]
+                if who == bidder:
+                    past["discards"] = discards if discards is not None else [texts[c] for c in held[PILE]]
+                legal_then = [f"play {texts[c]}" for c in choice]
+                if (
+                    heuristic.decide({"legal": legal_then, "view": past}, rules_map)
+                    != legal_then[choice.index(then_played[0])]
+                ):
+                    wrong += 1
+            return wrong
+
+        weigh = bool(checks) and self.settings.model_eps > 0
 
         def misfits(held: list[list[int]]) -> int:
             wrong = int(sum(1 for c in held[bidder] if suit[c] == trump) < wanted)
             for s, (low, high) in bounds.items():
                 worth = worth_of([*held[s], *played[s]])
                 wrong += worth < low or worth >= high
-            return wrong
+            return wrong if weigh else wrong + unlike(held)
 
         for _ in range(worlds):
             held = sample_fitting(knowledge, rng, misfits)
             nest = known_nest if known_nest is not None else sum(deck.points[card] for card in held[PILE])
             seed = rng.random()
+            # A deal's weight: its likelihood when each of the opponents' plays departs from the model's with
+            # probability model_eps (1 without weighting).
+            weight = self.settings.model_eps ** unlike(held) if weigh else 1
+            if exact:
+                hands = [list(held[s]) for s in range(4)]
+                hands[seat] = list(hand)
+                values = self._solved(trump, hands, leader, trick, options, team, bidder, bid, counters, nest)
+                for i, v in enumerate(values):
+                    totals[i] += weight * v
+                done += 1
+                if deadline.passed():
+                    break
+                continue
             for i, card in enumerate(options):
                 hands = [list(held[s]) for s in range(4)]
                 hands[seat] = [c for c in hand if c != card]
                 after = [*trick, card]
-                if exact:
-                    totals[i] += self._solved(trump, hands, leader, after, team, bidder, bid, counters, nest)
-                    continue
                 taken = [counters[0], counters[1]]
                 last = playout(deck, trump, hands, leader, after, taken, random.Random(seed), bidder % 2)
-                totals[i] += hand_value(deck, team, bidder, bid, taken, last, nest)
+                totals[i] += weight * hand_value(deck, team, bidder, bid, taken, last, nest)
             done += 1
             if deadline.passed():
                 break
@@ -402,6 +457,43 @@ def calls(view: dict[str, Any], rules: Rules, slack: float) -> dict[int, tuple[f
         else:
             continue
         out[who] = (low, top)
+    return out
+
+
+def opponent_plays(view: dict[str, Any], team: int, count: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """The opponents' last ``count`` plays of the hand: for each, the view its seat had then (its hand and
+    discards to be filled in from a deal) and the cards it has played since, the one played then first."""
+    if count <= 0:
+        return []
+    plays: list[tuple[int, int, int]] = []  # (trick number, position, seat)
+    tricks = [(t["leader"], list(t["cards"])) for t in view["tricks"]]
+    if view["trick"]:
+        tricks.append((view["trick_leader"], list(view["trick"])))
+    for number, (leader, texts) in enumerate(tricks):
+        for i in range(len(texts)):
+            who = (leader + i) % 4
+            if who % 2 != team:
+                plays.append((number, i, who))
+    out: list[tuple[dict[str, Any], list[str]]] = []
+    for number, i, who in plays[-count:]:
+        leader = tricks[number][0]
+        later = [
+            texts[k]
+            for n, (lead, texts) in enumerate(tricks[number:], number)
+            for k in range(len(texts))
+            if (lead + k) % 4 == who and (n > number or k >= i)
+        ]
+        past = {
+            "seat": who,
+            "phase": "play",
+            "trump": view["trump"],
+            "bidder": view["bidder"],
+            "trick_leader": leader,
+            "trick": tricks[number][1][:i],
+            "tricks": [{"leader": lead, "cards": texts} for lead, texts in tricks[:number]],
+            "discards": None,
+        }
+        out.append((past, later))
     return out
 
 

@@ -17,7 +17,7 @@ from rookarena.engine.rules import Rules
 from rookarena.engine.views import view
 from rookarena.players import RandomPlayer, heuristic, random_action
 from rookarena.players.base import Deadline, Player
-from rookarena.players.fast import Deck, legal_cards, playout, solve
+from rookarena.players.fast import Deck, legal_cards, playout, solve, solve_options
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.inprocess import play_game
 from rookarena.players.search import (
@@ -25,6 +25,7 @@ from rookarena.players.search import (
     SearchPlayer,
     Settings,
     calls,
+    opponent_plays,
     played_by,
     sample_fitting,
     settings_for,
@@ -365,3 +366,59 @@ def test_the_hand_estimate_on_card_numbers_is_the_plain_model_to_the_bit(rules: 
     for hand in hands:
         texts = [deck.text[c] for c in hand]
         assert worth(hand) == heuristic.estimate(texts, cards) == _plain_estimate(texts, cards), texts
+
+
+@pytest.mark.parametrize("rules", [Rules(), PRESETS["kentucky"].rules, MUST_TRUMP])
+def test_solving_every_option_at_once_is_solving_each(rules: Rules) -> None:
+    deck = Deck.of(rules)
+    checked = 0
+    for game in _random_positions(rules, 13, 300):
+        if len(game.hands[game.to_act]) > 4:
+            continue
+        assert game.trump is not None
+        trump = COLORS.index(game.trump)
+        hands = [deck.ints([str(card) for card in hand]) for hand in game.hands]
+        trick = deck.ints([str(card) for card in game.trick_cards])
+        seat = game.to_act
+        options = list(legal_cards(deck, trump, hands[seat], trick))
+        before = ([list(h) for h in hands], list(trick))
+        each = []
+        for card in options:
+            rest = [list(h) for h in hands]
+            rest[seat].remove(card)
+            each.append(solve(deck, trump, rest, game.trick_leader, [*trick, card], seat % 2, 15))
+        assert solve_options(deck, trump, hands, game.trick_leader, trick, seat % 2, options, 15) == each
+        assert (hands, trick) == before
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_the_opponents_plays_are_the_heuristics_with_their_true_hands(rules: Rules) -> None:
+    """The views :func:`opponent_plays` rebuilds, given each seat's true cards, make the heuristic play
+    what it played: the model of the opponents' play finds no misfit in the true deal."""
+    deck = Deck.of(rules)
+    mapping = rules.to_mapping()
+    checked = 0
+    for seed in range(2):
+        game = Game(rules, random.Random(seed))
+        while not game.is_over:
+            seat = game.to_act
+            legal = game.legal_actions()
+            texts = [str(action) for action in legal]
+            v = view_json(view(game, seat))
+            if v["phase"] == "play" and game.trump is not None:
+                trump = COLORS.index(game.trump)
+                for past, later in opponent_plays(v, seat % 2, 40):
+                    who = past["seat"]
+                    then = sorted(deck.ints([str(card) for card in game.hands[who]]) + deck.ints(later))
+                    choice = legal_cards(deck, trump, then, deck.ints(past["trick"]))
+                    past["hand"] = [deck.text[c] for c in then]
+                    if who == game.bidder:
+                        past["discards"] = [str(card) for card in game.discards]
+                    options = [f"play {deck.text[c]}" for c in choice]
+                    assert heuristic.decide({"legal": options, "view": past}, mapping) == f"play {later[0]}"
+                    checked += 1
+            answer = heuristic.decide({"legal": texts, "view": v}, mapping)
+            game.apply(legal[texts.index(answer)], known_legal=True)
+    assert checked >= 500

@@ -1,0 +1,181 @@
+"""Duplicate first hands, in process: a search setting against the heuristic, hand by hand.
+
+A whole game is about five hands, and whether a team wins it depends on all of them, so a game is a
+noisy measure of a change to the search. This plays only the first hand of each deal (scores 0 to 0,
+dealer 0), twice: the search on seats 0 and 2 with the heuristic on 1 and 3, then the other way round.
+The figure is the mean, over deals, of the search's team's hand score change minus the heuristic's
+team's, added over the two seatings (points a deal pair, with its 95% interval), and what it is made
+of: the auctions each side won, the bids made, and the points of each side as bidder and as defender.
+The search runs without a clock (each decision its whole budget), so the same command gives the same
+figures; the seconds of its decisions are reported by phase.
+
+Run: ``python bench/hands.py [--rules tournament] [--deals 200] [--seed 9000] [--level 3] [--set exact=4 ...]``
+(``--set`` overrides a field of :class:`rookarena.players.search.Settings`; ``--against`` another
+setting of the search, same form, instead of the heuristic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import statistics
+import time
+from typing import Any
+
+from rookarena.engine.game import Game
+from rookarena.engine.presets import PRESETS
+from rookarena.engine.views import view
+from rookarena.players.base import Deadline, Player
+from rookarena.players.heuristic import HeuristicPlayer
+from rookarena.players.search import SearchPlayer, Settings, settings_for
+from rookarena.wire import records
+from rookarena.wire.messages import view_json
+
+
+def parse_settings(level: int, pairs: list[str]) -> Settings:
+    settings = settings_for(level, think=0)
+    fields = {field.name: field for field in dataclasses.fields(Settings)}
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        if name not in fields:
+            raise SystemExit(f"no setting {name!r}: one of {', '.join(fields)}")
+        current = getattr(settings, name)
+        if text == "None":
+            changes[name] = None
+        elif isinstance(current, bool):
+            changes[name] = text.lower() in ("1", "true", "yes")
+        elif isinstance(current, int) and not isinstance(current, bool):
+            changes[name] = int(text)
+        else:
+            changes[name] = float(text)
+    return dataclasses.replace(settings, **changes)
+
+
+@dataclasses.dataclass
+class Timing:
+    by_phase: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+
+
+class Timed:
+    """A player whose decisions (those with a choice) are timed by phase."""
+
+    def __init__(self, player: Player, timing: Timing) -> None:
+        self.player = player
+        self.timing = timing
+        self.name = player.name
+        self.view = player.view
+
+    def start_game(self, message: dict[str, Any]) -> None:
+        self.player.start_game(message)
+
+    def act(self, request: dict[str, Any], deadline: Deadline) -> str:
+        began = time.perf_counter()
+        answer = self.player.act(request, deadline)
+        if len(request["legal"]) > 1:
+            phase = request["view"]["phase"]
+            self.timing.by_phase.setdefault(phase, []).append(time.perf_counter() - began)
+        return answer
+
+
+def first_hand(rules_name: str, seed: int, players: list[Player]) -> Game:
+    rules = PRESETS[rules_name].rules
+    game = records.new_game(rules, seed)
+    names = [player.name for player in players]
+    for seat, player in enumerate(players):
+        player.start_game(
+            {
+                "type": "game",
+                "game": "hands",
+                "seed": seed,
+                "seat": seat,
+                "team": seat % 2,
+                "players": names,
+                "rules_name": rules_name,
+                "rules": rules.to_mapping(),
+                "first_dealer": 0,
+            }
+        )
+    while not game.history:
+        seat = game.to_act
+        legal = game.legal_actions()
+        texts = [str(action) for action in legal]
+        request = {
+            "type": "act",
+            "deadline_ms": 1000,
+            "bank_ms": 0,
+            "legal": texts,
+            "view": view_json(view(game, seat)),
+        }
+        answer = players[seat].act(request, Deadline.never())
+        game.apply(legal[texts.index(answer)], known_legal=True)
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", default="tournament")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=9000, help="the first deal's seed; the others follow it")
+    parser.add_argument("--level", type=int, default=3)
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--against", nargs="*", default=None, metavar="NAME=VALUE")
+    parser.add_argument("--against-level", type=int, default=3)
+    parser.add_argument("--out", help="write each deal pair's difference here, one a line")
+    args = parser.parse_args()
+    settings = parse_settings(args.level, args.set)
+    other = parse_settings(args.against_level, args.against) if args.against is not None else None
+    timing = Timing()
+    diffs: list[int] = []
+    won = {"search": 0, "other": 0}
+    made = {"search": 0, "other": 0}
+    as_bidder = {"search": 0, "other": 0}
+    as_defender = {"search": 0, "other": 0}
+    began = time.perf_counter()
+    for seed in range(args.seed, args.seed + args.deals):
+        pair = 0
+        for ours in (0, 1):
+            players: list[Player] = []
+            for seat in range(4):
+                if seat % 2 == ours:
+                    players.append(Timed(SearchPlayer(settings, seed=1), timing))
+                elif other is not None:
+                    players.append(SearchPlayer(other, seed=2))
+                else:
+                    players.append(HeuristicPlayer())
+            hand = first_hand(args.rules, seed, players).history[0]
+            change = hand.score_change
+            pair += change[ours] - change[1 - ours]
+            if hand.bidder is not None:
+                side = "search" if hand.bidder % 2 == ours else "other"
+                won[side] += 1
+                made[side] += bool(hand.made)
+                bidders = hand.bidder % 2
+                as_bidder[side] += change[bidders]
+                as_defender["other" if side == "search" else "search"] += change[1 - bidders]
+        diffs.append(pair)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as file:
+            file.writelines(f"{diff}\n" for diff in diffs)
+    n = len(diffs)
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else 0.0
+    print(
+        f"rules {args.rules}, deals {args.seed}..{args.seed + n - 1} ({n} pairs), {time.perf_counter() - began:.0f} s"
+    )
+    print(f"search: {settings}")
+    print(f"against: {other if other is not None else 'heuristic'}")
+    print(f"dup diff: {mean:+.1f} ± {half:.1f} points a deal pair")
+    for side in ("search", "other"):
+        rate = made[side] / won[side] if won[side] else 0.0
+        print(
+            f"  {side:6}: won {won[side]} auctions, made {made[side]} ({rate:.1%}); "
+            f"points as bidder {as_bidder[side]:+d}, as defender {as_defender[side]:+d}"
+        )
+    for phase, times in sorted(timing.by_phase.items()):
+        print(f"  {phase:8} {len(times):6} decisions, mean {statistics.fmean(times):.4f} s, max {max(times):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
