@@ -130,22 +130,19 @@ def playout(
     led = best_pow = best_pos = pts = 0
     if trick:
         led = suit[trick[0]]
-        best_pow, best_pos = -1, 0
-        for i, card in enumerate(trick):
-            p = power[card] if suit[card] == led or suit[card] == trump else -1
-            if p > best_pow:
-                best_pow, best_pos = p, i
-            pts += points[card]
-        if len(trick) == 4:  # the caller's card completed the trick
+        best_pow, best_pos = _ahead(trick, suit, power, trump)
+        pts = sum(points[card] for card in trick)
+    while True:
+        n = len(trick)
+        if n == 4:  # the trick is complete (the caller's card may have completed it)
             winner = (leader + best_pos) % 4
             taken[winner & 1] += pts
             trick.clear()
             leader = seat = winner
             if not hands[winner]:
                 return winner
-    while True:
+            n = 0
         hand = hands[seat]
-        n = len(trick)
         if n == 0:
             if not hand:  # only when called on a finished hand
                 return leader
@@ -174,16 +171,20 @@ def playout(
                 best_pow, best_pos = p, n
             pts += points[card]
         hand.remove(card)
-        if n < 3:
-            trick.append(card)
-            seat = (seat + 1) % 4
-            continue
-        winner = (leader + best_pos) % 4
-        taken[winner & 1] += pts
-        trick.clear()
-        leader = seat = winner
-        if not hands[winner]:
-            return winner
+        trick.append(card)
+        seat = (seat + 1) % 4
+
+
+def _ahead(trick: Sequence[int], suit: Sequence[int], power: Sequence[int], trump: int) -> tuple[int, int]:
+    """The power and the place in ``trick`` (not empty) of the card that wins it so far: the highest of
+    the suit led or of trump (a card of neither has power -1)."""
+    led = suit[trick[0]]
+    best_pow, best_pos = -1, 0
+    for i, card in enumerate(trick):
+        p = power[card] if suit[card] == led or suit[card] == trump else -1
+        if p > best_pow:
+            best_pow, best_pos = p, i
+    return best_pow, best_pos
 
 
 def _lead(
@@ -287,57 +288,6 @@ def _reach(
     return trumps
 
 
-def solve(
-    deck: Deck, trump: int, hands: list[list[int]], leader: int, trick: list[int], team: int, last_bonus: int = 0
-) -> int:
-    """Exact play with every hand known (alpha-beta): the counters ``team`` is sure to take from the rest
-    of the hand, ``last_bonus`` (the nest, where it goes with the last trick) included if it wins that.
-
-    Maximising the counters is the same as maximising the hand's score, which only grows with them.
-    ``hands`` and ``trick`` are restored on return. Meant for the last few tricks.
-    """
-    suit, power, points = deck.suit[trump], deck.power[trump], deck.points
-
-    def value(seat: int, leader: int, alpha: int, beta: int) -> int:
-        if len(trick) == 4:
-            led = suit[trick[0]]
-            best_pow, best_pos = -1, 0
-            for i, card in enumerate(trick):
-                p = power[card] if suit[card] == led or suit[card] == trump else -1
-                if p > best_pow:
-                    best_pow, best_pos = p, i
-            winner = (leader + best_pos) % 4
-            ours = winner & 1 == team
-            gained = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]] if ours else 0
-            if not hands[winner]:
-                return gained + last_bonus if ours else gained
-            cards = trick[:]
-            trick.clear()
-            rest = value(winner, winner, alpha - gained, beta - gained)
-            trick.extend(cards)
-            return gained + rest
-        hand = hands[seat]
-        mine = seat & 1 == team
-        best = -1 if mine else 10**9
-        for card in list(legal_cards(deck, trump, hand, trick)):
-            where = hand.index(card)
-            del hand[where]
-            trick.append(card)
-            v = value((seat + 1) % 4, leader, alpha, beta)
-            trick.pop()
-            hand.insert(where, card)
-            if mine:
-                if v > best:
-                    best = alpha = max(alpha, v)
-            elif v < best:
-                best = beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
-
-    return value((leader + len(trick)) % 4, leader, -1, 10**9)
-
-
 def score_value(deck: Deck, team: int, bidder: int, bid: int, counters: Sequence[int]) -> int:
     """The hand's score change for ``team`` minus the other team's, from the counters by team (nest included)."""
     bidders = bidder & 1
@@ -377,12 +327,15 @@ def solve_options(
     options: Sequence[int],
     last_bonus: int = 0,
 ) -> list[int]:
-    """:func:`solve` after each of ``options`` (cards of the seat to play), in one search.
+    """Exact play with every hand known, after each of ``options`` (cards of the seat to play): the
+    counters ``team`` is sure to take from the rest of the hand, ``last_bonus`` (the nest, where it goes
+    with the last trick) included if it wins that. Maximising the counters is the same as maximising the
+    hand's score, which only grows with them.
 
     The value of a position at the start of a trick depends only on the cards still held and the leader,
     so it is worked out once (with the whole window, so exactly) and kept: the options of one deal share
-    every later trick they lead to. Within a trick the search is alpha-beta, as :func:`solve`.
-    ``hands`` and ``trick`` are restored on return. Meant for the last few tricks.
+    every later trick they lead to. Within a trick the search is alpha-beta. ``hands`` and ``trick`` are
+    restored on return. Meant for the last few tricks.
     """
     suit, power, points = deck.suit[trump], deck.power[trump], deck.points
     memo: dict[int, int] = {}
@@ -401,13 +354,7 @@ def solve_options(
     def value(seat: int, leader: int, alpha: int, beta: int) -> int:
         nonlocal mask
         if len(trick) == 4:
-            led = suit[trick[0]]
-            best_pow, best_pos = -1, 0
-            for i, card in enumerate(trick):
-                p = power[card] if suit[card] == led or suit[card] == trump else -1
-                if p > best_pow:
-                    best_pow, best_pos = p, i
-            winner = (leader + best_pos) % 4
+            winner = (leader + _ahead(trick, suit, power, trump)[1]) % 4
             ours = winner & 1 == team
             gained = points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]] if ours else 0
             if not hands[winner]:
