@@ -105,9 +105,9 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
     nargs=2,
     type=float,
     metavar="D0 D1",
-    help="Stop as soon as a sequential test on A's point difference per deal pair (both games summed, skew-"
-    "corrected) accepts H0: mean = D0 or H1: mean = D1 (D0 < D1, within ±10000). Needs duplicate deals; not with "
-    "--sprt.",
+    help="Stop as soon as a sequential test on A's point difference per deal pair (both games summed; no shape "
+    "assumed: skewed and heavy-tailed differences are taken as they are) accepts H0: mean = D0 or H1: mean = D1 "
+    "(D0 < D1, within ±10000). Needs duplicate deals; not with --sprt.",
 )
 @click.option(
     "--alpha",

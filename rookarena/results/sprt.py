@@ -1,7 +1,8 @@
 """Sequential tests for regression matches: the generalised SPRT over games or deal pairs, and a points test.
 
-Pure maths on counts and sums (stdlib only), kept as running tallies: adding a game or a deal pair is
-O(1), and so is the log-likelihood ratio of a tally.
+Pure maths on counts (stdlib only), kept as running tallies: adding a game or a deal pair is O(1) for
+the Elo tests, and so is their log-likelihood ratio; the points test's grows with the distinct
+differences seen (a few hundred at most in Rook, well under a millisecond).
 
 Theory of operation. A sequential probability ratio test compares two simple hypotheses H0 and H1
 after every observation and stops when the log-likelihood ratio (LLR) of H1 against H0 leaves
@@ -20,22 +21,23 @@ H1 when H0 is true, β of accepting H0 when H1 is true.
   two games; per game 0, ¼, ½, ¾, 1). Treating the pair's games as independent overstates the
   variance, and the test then needs more games than necessary and errs less often than it says.
 - **The points test** (``--sprt-points D0 D1``) is on the paired point difference per deal pair
-  (NEW's final score minus OLD's, summed over the two games): H0: μ = D0, H1: μ = D1. Its LLR is half
-  the difference of the evidence against each (:func:`evidence_against`): the normal likelihood
-  ratio with σ² estimated under the hypothesis, corrected for the sample's skewness and scaled by a
-  measured calibration for its kurtosis (:func:`calibration`), because Rook's differences are skewed
-  and heavy-tailed (kurtosis 3.5 to 12 between the heuristic bot and its noisy copies) and the plain
-  normal test erred 5.8–6.0% on the side of the short tail and 3.6–3.9% on the other. It decides
-  nothing before ``POINTS_MIN_PAIRS`` pairs (an
-  early s² is often far too small: with 10 pairs the plain test accepted H0 15% of the time when H1
-  was true), and nothing at all once NEW forfeited a pair before its first hand (no points to
-  compare, and leaving it out would pass a NEW that crashes). The realised error rates are checked
-  in ``tests/results/test_sprt_calibration.py`` and ``bench/sprt.py --gate``.
+  (NEW's final score minus OLD's, summed over the two games): H0: μ = D0, H1: μ = D1. It is the
+  generalised SPRT again, over the distinct differences seen instead of five pair scores: each
+  hypothesis keeps the distribution on those values closest to the observed one with its mean (the
+  empirical likelihood), so the test takes the differences' skew and tails as they are (Rook's are
+  skewed and heavy-tailed, and a normal test erred 3.5–4% on one side and 6–6.3% on the other); the
+  LLR is Bartlett-corrected for the tails (:func:`points_gsprt_llr`). It decides nothing before
+  ``POINTS_MIN_PAIRS`` pairs (an early sample too often lacks the rare large differences: with 10
+  pairs the plain test accepted H0 15% of the time when H1 was true), and nothing at all once NEW
+  forfeited a pair before its first hand (no points to compare, and leaving it out would pass a NEW
+  that crashes). The realised error rates are checked in ``tests/results/test_sprt_calibration.py``
+  and ``bench/sprt.py --gate``.
 - **Caps.** What a ``--games`` cap allows a test is figured in :mod:`rookarena.results.caps`.
 """
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import enum
 import math
@@ -47,12 +49,7 @@ REGULARISATION = 1e-3  # the count given to an outcome never seen (fishtest's ep
 POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal pairs (see above)
 ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
 POINTS_LIMIT = 10_000.0  # points hypotheses beyond ±10,000 a deal pair (no pair of games can differ so much)
-SKEW_WEIGHT = 0.8  # the share of the skewness correction the points test applies (measured: see evidence_against())
-SKEW_CLAMP = 0.5  # the points test's skewness correction changes a hypothesis' evidence by at most ±50 %
-POINTS_CALIBRATION = 1.02  # the points test's evidence scale for light tails (measured: see calibration())
-KURTOSIS_WEIGHT = 0.0175  # how much each unit of the differences' excess kurtosis shrinks it (measured)
-KURTOSIS_CLAMP = 30.0  # the sample kurtosis the points test's calibration takes at most
-POINTS_VARIANCE_FLOOR = 0.01  # the points test takes the differences' sd as at least a tenth of D1 − D0
+BARTLETT_CLAMP = 15.0  # the points test's Bartlett factor a (see points_gsprt_llr) taken at most
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a deal pair's points per game: 0, ½, 1, 1½, 2 over two
 
@@ -141,9 +138,15 @@ def gsprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
     if sum(counts) == 0:
         return 0.0
     regular = [c if c > 0 else REGULARISATION for c in counts]
-    n = math.fsum(regular)
-    probs = [c / n for c in regular]
-    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return _likelihood_ratio(values, regular, expected_score(elo0), expected_score(elo1))
+
+
+def _likelihood_ratio(values: Sequence[float], weights: Sequence[float], s0: float, s1: float) -> float:
+    """N · Σ p̂ᵢ · ln(q₁ᵢ / q₀ᵢ): the log of the ratio of the largest likelihoods of the observations (each
+    ``values[i]`` seen ``weights[i]`` times, every weight > 0) among the distributions on ``values`` whose
+    mean is s1 and s0. Needs min(values) < s0, s1 < max(values)."""
+    n = math.fsum(weights)
+    probs = [w / n for w in weights]
     q0 = _constrained_mle(values, probs, s0)
     q1 = _constrained_mle(values, probs, s1)
     return n * math.fsum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, q0, q1, strict=True))
@@ -191,70 +194,43 @@ def points_llr(n: int, mean: float, variance: float, d0: float, d1: float) -> fl
     return n * (d1 - d0) * (2 * mean - d0 - d1) / (2 * v)
 
 
-def evidence_against(n: int, mean: float, m2: float, m3: float, mu: float, floor: float) -> float:
-    """How strongly n point differences speak against "their mean is ``mu``": about −2 log of a likelihood ratio.
+def points_gsprt_llr(differences: Sequence[tuple[float, int]], d0: float, d1: float) -> float:
+    """The points test's LLR of μ = d1 against μ = d0 from the deal pairs' differences, as (value, count).
 
-    n · ln(1 + ȳ² / σ̂²) · (1 + c), with ȳ = mean − μ, σ̂² the sample's variance (``m2 / n``, at
-    least ``floor``) and c = λ · ȳ·μ̂₃ / σ̂⁴ (μ̂₃ = ``m3 / n`` the third central moment, λ
-    ``SKEW_WEIGHT``) clamped to ±``SKEW_CLAMP``; the test scales it by its :func:`calibration`.
-    n · ln(1 + ȳ² / σ̂²) is the normal likelihood ratio with the variance estimated under the
-    hypothesis, which far from both hypotheses still tells the nearer one.
-    Why c: in a skewed sample the variance moves with the mean (their covariance is μ₃ / n), so a
-    right-skewed sample that falls short of μ also shows a small variance, and the plain statistic
-    then overstates the evidence on the low side (β 6.5% against α 3.7% on the heuristic bot's real
-    differences, ``bench/sprt.py``); σ̂² + μ̂₃·ȳ / σ̂² is the variance with that dependence regressed out
-    (a control variate), to first order. Why λ < 1: the regression's coefficient μ̂₃ / σ̂² is itself
-    estimated from the sample, and noisily (the sample skewness has a standard error near 0.7 at 300
-    of Rook's differences), with a noise that moves with the mean (an outlier raises both), so the
-    full correction overshot: on differences of skewness +0.15 it erred 5.5% and 5.7% on one side
-    where the uncorrected test was even. Shrinking the coefficient by its own estimated reliability,
-    max(0, 1 − se² / skew²) with se² from the sample's fifth and sixth moments, changed nothing
-    there (the sample's se is as unreliable as its skewness, and large in the same samples), so the
-    shrink is one measured factor (``bench/sprt.py --gate``, part 4). 0 when the mean is μ; finite
-    for any finite input.
+    The generalised SPRT of the Elo tests, over the values seen: each hypothesis' likelihood is the
+    largest one among the distributions on the observed differences whose mean is its μ (the empirical
+    likelihood of Owen), so no shape is assumed: the test is as skewed and as heavy-tailed as the
+    differences. The values are first mapped to (d − d0) / (d1 − d0), which changes no likelihood and
+    puts the hypotheses at 0 and 1. As fishtest regularises an outcome never seen, two virtual
+    observations of weight ``REGULARISATION`` one hypothesis-width outside both the values and the
+    hypotheses keep every LLR finite, even when a hypothesis lies outside the values seen (identical
+    bots: every difference 0). The LLR is then divided by 1 + a / n, the Bartlett correction of the
+    empirical likelihood of a mean (DiCiccio, Hall and Romano, 1991), a = κ̂ / 2 − γ̂² / 3 from the
+    sample's kurtosis and skewness (within [0, ``BARTLETT_CLAMP``]): the likelihood ratio overstates the
+    evidence by that factor on average, more so for heavier tails. No observation at all: 0.
     """
-    if n == 0:
+    if not differences:
         return 0.0
-    gap = mean - mu
-    variance = max(m2 / n, floor)
-    skew = SKEW_WEIGHT * gap * (m3 / n) / (variance * variance)
-    correction = max(-SKEW_CLAMP, min(SKEW_CLAMP, skew))
-    return n * math.log1p(gap * gap / variance) * (1 + correction)
+    width = d1 - d0
+    values = [(value - d0) / width for value, _ in differences]
+    counts = [float(count) for _, count in differences]
+    lowest, highest = min(values[0], 0.0) - 1.0, max(values[-1], 1.0) + 1.0  # values: ordered, as d0 < d1
+    llr = _likelihood_ratio([lowest, *values, highest], [REGULARISATION, *counts, REGULARISATION], 0.0, 1.0)
+    return llr / (1.0 + bartlett(values, counts) / sum(counts))
 
 
-def calibration(n: int, m2: float, m4: float) -> float:
-    """The points test's scale on its evidence, for a sample with these central sums: k₀ / (1 + w · (κ̂ − 3)).
-
-    κ̂ = n · m4 / m2² is the sample's kurtosis (taken within [3, ``KURTOSIS_CLAMP``]), k₀ is
-    ``POINTS_CALIBRATION`` and w ``KURTOSIS_WEIGHT``. Why: the test estimates σ² as it goes, and an
-    estimate that happens to be small overstates the evidence; how often that happens grows with the
-    tails (the variance of σ̂²/σ² is (κ − 1)/n), so heavy-tailed differences need their evidence
-    shrunk and light-tailed ones do not. One fixed factor could not do both: fitted to the heuristic
-    bot against its 5%-noise copy (kurtosis 12) it made the test conservative (2.2–3.2%) against a
-    30%-noise copy (kurtosis 3.5). k₀ > 1 offsets what Wald's bounds lose to the last pair's overshoot.
-    Both constants are measured (``bench/sprt.py --gate``, part 4, on right- and left-skewed real
-    differences of kurtosis 3.5 to 12).
-    """
-    if n < 2 or m2 <= 0:
-        return POINTS_CALIBRATION  # no spread yet: no tails to measure
-    kurtosis = n * (m4 / m2) / m2  # (m4 / m2) / m2: m2² alone could underflow to 0
-    if not math.isfinite(kurtosis):
-        kurtosis = KURTOSIS_CLAMP
-    excess = max(0.0, min(KURTOSIS_CLAMP, kurtosis) - 3.0)
-    return POINTS_CALIBRATION / (1.0 + KURTOSIS_WEIGHT * excess)
-
-
-def skewed_points_llr(n: int, mean: float, m2: float, m3: float, m4: float, d0: float, d1: float) -> float:
-    """The points test's LLR of μ = d1 against μ = d0: half the difference of the evidence against each,
-    scaled by the sample's :func:`calibration`.
-
-    To first order near the hypotheses, for a symmetric sample, this is :func:`points_llr` times the
-    calibration. The sample's variance is floored at ``POINTS_VARIANCE_FLOOR`` times (d1 − d0)², so
-    that differences without spread (two copies of one bot) give a plain, finite LLR.
-    """
-    floor = POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2
-    against = evidence_against(n, mean, m2, m3, d0, floor) - evidence_against(n, mean, m2, m3, d1, floor)
-    return calibration(n, m2, m4) * against / 2
+def bartlett(values: Sequence[float], counts: Sequence[float]) -> float:
+    """a = κ / 2 − γ² / 3 of the values (each seen ``counts`` times), within [0, ``BARTLETT_CLAMP``]; 0
+    without spread."""
+    if len(set(values)) < 2:
+        return 0.0  # (computed, the spread of one value could come out as a rounding error, not 0)
+    n = math.fsum(counts)
+    mean = math.fsum(c * v for v, c in zip(values, counts, strict=True)) / n
+    m2, m3, m4 = (math.fsum(c * (v - mean) ** k for v, c in zip(values, counts, strict=True)) / n for k in (2, 3, 4))
+    if m2 <= 0:
+        return 0.0
+    a = (m4 / m2) / m2 / 2 - ((m3 / m2) / m2) * (m3 / m2) / 3
+    return max(0.0, min(BARTLETT_CLAMP, a)) if math.isfinite(a) else BARTLETT_CLAMP
 
 
 # --- the running tests -----------------------------------------------------------------------------------
@@ -302,22 +278,19 @@ class SequentialTest:
     def start(self) -> Tally:
         """The empty tally of this test."""
         size = 3 if self.model is Model.TRINOMIAL else 5
-        return Tally(self, (0,) * size, 0, 0.0, 0.0)
+        return Tally(self, (0,) * size, 0)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tally:
-    """A test's running sums: outcome counts, and the pairs' point differences (count, mean, Σ(d − mean)²,
-    Σ(d − mean)³, Σ(d − mean)⁴), and the pairs NEW forfeited before any points were scored."""
+    """A test's running sums: outcome counts, the games, the pairs NEW forfeited before any points were
+    scored, and (points test only) how often each point difference was seen, as (value, count) by value."""
 
     test: SequentialTest
     counts: tuple[int, ...]
     games: int
-    mean: float
-    m2: float
-    m3: float = 0.0
     forfeits: int = 0
-    m4: float = 0.0
+    differences: tuple[tuple[float, int], ...] = ()
 
     @property
     def pairs(self) -> int:
@@ -337,14 +310,10 @@ class Tally:
             raise ValueError("a trinomial test counts games, not deal pairs")
         index = _index(PENTANOMIAL_SCORES, score / 2)
         counts = tuple(c + (i == index) for i, c in enumerate(self.counts))
-        n = sum(counts)
-        # Welford's and Pébay's updates of the central moments (from the old ones): stable at any magnitude.
-        delta = difference - self.mean
-        step = delta / n
-        spread = delta * step * (n - 1)
-        m4 = self.m4 + spread * step * step * (n * n - 3 * n + 3) + 6 * step * step * self.m2 - 4 * step * self.m3
-        m3 = self.m3 + spread * step * (n - 2) - 3 * step * self.m2
-        return Tally(self.test, counts, self.games + 2, self.mean + step, self.m2 + spread, m3, self.forfeits, m4=m4)
+        differences = self.differences
+        if self.test.model is Model.POINTS:
+            differences = _seen(differences, float(difference))
+        return dataclasses.replace(self, counts=counts, games=self.games + 2, differences=differences)
 
     def add_forfeit(self) -> Tally:
         """One more deal pair that NEW forfeited before its first hand: no points to compare.
@@ -361,9 +330,8 @@ class Tally:
         """The LLR of the games so far and the decision it makes."""
         test = self.test
         if test.model is Model.POINTS:
-            n = self.pairs
-            llr = skewed_points_llr(n, self.mean, self.m2, self.m3, self.m4, test.h0, test.h1)
-            ready = n >= POINTS_MIN_PAIRS and not self.forfeits
+            llr = points_gsprt_llr(self.differences, test.h0, test.h1)
+            ready = self.pairs >= POINTS_MIN_PAIRS and not self.forfeits
         else:
             llr = gsprt_llr(self.counts, test.h0, test.h1)
             ready = True
@@ -374,6 +342,16 @@ class Tally:
         return SPRTResult(
             self.games, llr, lower, upper, test.h0, test.h1, decision, test.model, self.pairs, self.forfeits
         )
+
+
+def _seen(differences: tuple[tuple[float, int], ...], value: float) -> tuple[tuple[float, int], ...]:
+    """``differences`` with one more sighting of ``value``; still ordered by value."""
+    if not math.isfinite(value):
+        raise ValueError(f"expected a finite point difference, got {value!r}")
+    at = bisect.bisect_left(differences, (value,))
+    if at < len(differences) and differences[at][0] == value:
+        return (*differences[:at], (value, differences[at][1] + 1), *differences[at + 1 :])
+    return (*differences[:at], (value, 1), *differences[at:])
 
 
 def _index(scores: Sequence[float], score: float) -> int:

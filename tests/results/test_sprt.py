@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import optimize  # type: ignore[import-untyped]
 from scipy import stats as scipy_stats
@@ -107,23 +108,37 @@ def test_points_llr_matches_the_normal_likelihood() -> None:
     assert sprt.points_llr(len(diffs), mean, sd**2, 0, 50) == pytest.approx(want, abs=1e-9)
 
 
-def direct_points_llr(diffs: list[float], d0: float, d1: float) -> float:
-    """The points test's LLR written out from the values themselves (no running sums)."""
-    n = len(diffs)
-    mean = sum(diffs) / n
-    variance = max(sum((d - mean) ** 2 for d in diffs) / n, sprt.POINTS_VARIANCE_FLOOR * (d1 - d0) ** 2)
-    third = sum((d - mean) ** 3 for d in diffs) / n
-    spread = sum((d - mean) ** 2 for d in diffs) / n
-    kurtosis = sum((d - mean) ** 4 for d in diffs) / n / spread**2 if spread > 0 else 3.0
-    scale = sprt.POINTS_CALIBRATION / (1 + sprt.KURTOSIS_WEIGHT * (min(kurtosis, sprt.KURTOSIS_CLAMP) - 3))
-    scale = min(scale, sprt.POINTS_CALIBRATION)
+def reference_points_llr(diffs: list[float], d0: float, d1: float) -> float:
+    """The points test's LLR written out from the values themselves, with scipy: each hypothesis' empirical
+    likelihood from the root of its dual equation (Brent's bracketing method, not Newton's), the two
+    regularising observations, and the Bartlett factor from scipy's moments."""
+    width = d1 - d0
+    counted = sorted(Counter((d - d0) / width for d in diffs).items())
+    values = [v for v, _ in counted]
+    lowest, highest = min(values[0], 0.0) - 1.0, max(values[-1], 1.0) + 1.0
+    points = [lowest, *values, highest]
+    weights = [1e-3, *(float(c) for _, c in counted), 1e-3]
+    total = math.fsum(weights)
 
-    def against(mu: float) -> float:
-        gap = mean - mu
-        correction = min(sprt.SKEW_CLAMP, max(-sprt.SKEW_CLAMP, sprt.SKEW_WEIGHT * gap * third / variance**2))
-        return scale * n * math.log(1 + gap * gap / variance) * (1 + correction)
+    def log_likelihood(s: float) -> float:
+        g = [v - s for v in points]
 
-    return (against(d0) - against(d1)) / 2
+        def dual(x: float) -> float:
+            return math.fsum(w * gi / (1 + x * gi) for w, gi in zip(weights, g, strict=True))
+
+        lo, hi = -1 / max(g), -1 / min(g)
+        x = optimize.brentq(dual, lo + 1e-12 * (hi - lo), hi - 1e-12 * (hi - lo), xtol=1e-300, rtol=1e-15)
+        return -math.fsum(w * math.log1p(x * gi) for w, gi in zip(weights, g, strict=True))
+
+    llr = log_likelihood(1.0) - log_likelihood(0.0)
+    scaled = [(d - d0) / width for d in diffs]
+    a = 0.0
+    if max(scaled) > min(scaled):
+        kurtosis = float(scipy_stats.kurtosis(scaled, fisher=False))
+        skewness = float(scipy_stats.skew(scaled))
+        a = min(sprt.BARTLETT_CLAMP, max(0.0, kurtosis / 2 - skewness**2 / 3))
+    assert total > len(diffs)
+    return llr / (1 + a / len(diffs))
 
 
 @settings(max_examples=200, deadline=None)
@@ -132,52 +147,93 @@ def direct_points_llr(diffs: list[float], d0: float, d1: float) -> float:
     st.floats(-300, 300),
     st.floats(1, 300),
 )
-def test_the_points_tally_keeps_the_moments_of_its_differences(diffs: list[float], d0: float, width: float) -> None:
+def test_the_points_llr_is_the_regularised_empirical_likelihood_ratio(
+    diffs: list[float], d0: float, width: float
+) -> None:
     tally = SequentialTest(Model.POINTS, d0, d0 + width).start()
     for d in diffs:
         tally = tally.add_pair(1.0, d)
-    n = len(diffs)
-    mean = sum(diffs) / n
-    assert tally.mean == pytest.approx(mean, abs=1e-9)
-    assert tally.m2 == pytest.approx(sum((d - mean) ** 2 for d in diffs), rel=1e-9, abs=1e-6)
-    assert tally.m3 == pytest.approx(sum((d - mean) ** 3 for d in diffs), rel=1e-7, abs=1e-3)
-    assert tally.m4 == pytest.approx(sum((d - mean) ** 4 for d in diffs), rel=1e-7, abs=1e-1)
+    assert tally.differences == tuple(sorted(Counter(diffs).items()))
     llr = tally.result().llr
-    assert llr == pytest.approx(direct_points_llr(diffs, d0, d0 + width), rel=1e-6, abs=1e-6)
     assert math.isfinite(llr)
+    assert llr == pytest.approx(reference_points_llr(diffs, d0, d0 + width), rel=1e-7, abs=1e-7)
 
 
-def test_a_skewed_sample_short_of_the_mean_is_weaker_evidence() -> None:
-    # Right-skewed differences (many small losses, a few big wins) that fall short of D1: the skewness
-    # correction weighs the shortfall less than the symmetric statistic does.
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(-60, 60).map(lambda k: 5.0 * k), min_size=2, max_size=40),
+    st.floats(-300, 300),
+    st.floats(1, 300),
+    st.floats(-500, 500),
+    st.floats(0.1, 10),
+)
+def test_the_points_llr_does_not_depend_on_the_unit_or_the_origin(
+    diffs: list[float], d0: float, width: float, shift: float, scale: float
+) -> None:
+    """Moving the differences and both hypotheses together, or measuring them in another unit, changes
+    no likelihood: the LLR stays the same."""
+
+    def llr(values: list[float], h0: float, h1: float) -> float:
+        tally = SequentialTest(Model.POINTS, h0, h1).start()
+        for v in values:
+            tally = tally.add_pair(1.0, v)
+        return tally.result().llr
+
+    base = llr(diffs, d0, d0 + width)
+    moved = llr([scale * d + shift for d in diffs], scale * d0 + shift, scale * (d0 + width) + shift)
+    assert moved == pytest.approx(base, rel=1e-6, abs=1e-6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(-4000, 4000).map(lambda k: 5.0 * k), min_size=1, max_size=120),
+    st.floats(-10_000, 10_000),
+    st.floats(1e-6, 20_000),
+)
+def test_the_points_llr_is_finite_for_any_differences_and_bounds(diffs: list[float], d0: float, width: float) -> None:
+    d1 = d0 + width
+    assume(d0 < d1 <= sprt.POINTS_LIMIT)
+    tally = SequentialTest(Model.POINTS, d0, d1).start()
+    for d in diffs:
+        tally = tally.add_pair(1.0, d)
+    llr = tally.result().llr
+    assert math.isfinite(llr)
+    if len(set(diffs)) == 1 and abs(diffs[0] - d0) != abs(diffs[0] - d1):
+        # One value seen, however often: the hypothesis nearer to it is favoured.
+        assert (llr > 0) == (abs(diffs[0] - d1) < abs(diffs[0] - d0)), llr
+
+
+def test_a_skewed_sample_leans_to_the_hypothesis_on_its_long_tail() -> None:
+    # Many small losses and a few big wins, with the mean exactly between the hypotheses: the normal test
+    # is even (LLR 0); the empirical likelihood reaches the upper mean by weighting the few big wins a
+    # little more, which costs less likelihood than the lower one, so the sample leans to H1. Mirrored,
+    # to H0, by as much.
     right = [-20.0] * 80 + [300.0] * 8 + [0.0] * 12
-    left = [-d for d in right]
-    n = len(right)
-    mean = sum(right) / n
-    m2 = sum((d - mean) ** 2 for d in right)
-    m3 = sum((d - mean) ** 3 for d in right)
-    assert m3 > 0
-    above = mean + 10
-    skewed = sprt.evidence_against(n, mean, m2, m3, above, 0.0)
-    assert 0 < skewed < sprt.evidence_against(n, mean, m2, 0.0, above, 0.0)
-    # Mirrored: a left-skewed sample above the hypothesis, the same.
-    assert sprt.evidence_against(n, -mean, m2, -m3, -above, 0.0) == pytest.approx(skewed)
-    assert sum(left) == -sum(right)
+    mean = sum(right) / len(right)
+    assert sprt.points_llr(len(right), mean, 1.0, mean - 10, mean + 10) == 0
+
+    def llr(values: list[float], h0: float, h1: float) -> float:
+        tally = SequentialTest(Model.POINTS, h0, h1).start()
+        for v in values:
+            tally = tally.add_pair(1.0, v)
+        return tally.result().llr
+
+    leaning = llr(right, mean - 10, mean + 10)
+    assert leaning > 0.1
+    assert llr([-d for d in right], -mean - 10, -mean + 10) == pytest.approx(-leaning)
 
 
-def test_the_skewness_correction_is_a_measured_share_of_the_control_variate() -> None:
-    # Below the clamp, the evidence is the normal statistic times 1 + λ·ȳ·μ̂₃/σ̂⁴: λ (< 1) shrinks the
-    # correction the sample's own third moment asks for, never flips or drops it.
-    assert 0 < sprt.SKEW_WEIGHT < 1
-    n, mean, m2, m3, mu = 300, 10.0, 300 * 100.0**2, 300 * 0.4 * 100.0**3, 0.0
-    gap, variance = mean - mu, m2 / n
-    full = gap * (m3 / n) / variance**2
-    assert 0 < full < sprt.SKEW_CLAMP  # a case below the clamp
-    plain = n * math.log1p(gap * gap / variance)
-    got = sprt.evidence_against(n, mean, m2, m3, mu, 0.0)
-    assert got == pytest.approx(plain * (1 + sprt.SKEW_WEIGHT * full), rel=1e-12)
-    assert plain < got < plain * (1 + full)
-    assert sprt.evidence_against(n, mean, m2, -m3, mu, 0.0) == pytest.approx(plain * (1 - sprt.SKEW_WEIGHT * full))
+@pytest.mark.parametrize(
+    ("values", "want"),
+    [
+        ([1.0, 1.0, 1.0], 0.0),  # no spread
+        ([-1.0, 1.0], 0.5),  # two points: kurtosis 1, no skew
+        ([0.0] * 98 + [1.0, -1.0], sprt.BARTLETT_CLAMP),  # kurtosis 50: clamped
+        ([0.0, 0.0, 0.0, 1.0], 7 / 6 - 4 / 9),  # kurtosis 7/3, skewness² 4/3
+    ],
+)
+def test_the_bartlett_factor(values: list[float], want: float) -> None:
+    assert sprt.bartlett(values, [1.0] * len(values)) == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -387,27 +443,3 @@ def test_absurd_points_bounds_are_refused(bounds: tuple[float, float], message: 
 )
 def test_verdict_outcomes(decision: Hypothesis | None, h0: float, h1: float, outcome: sprt.Outcome) -> None:
     assert sprt.verdict(result(h0, h1, decision)).outcome is outcome
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.floats(-1000, 1000), min_size=2, max_size=80), st.floats(1.01, 50))
-def test_the_points_calibration_shrinks_the_evidence_of_heavier_tails(diffs: list[float], stretch: float) -> None:
-    """Pulling the outer values further out (heavier tails, the same centre) never raises the scale."""
-    n = len(diffs)
-    mean = sum(diffs) / n
-
-    def scale(values: list[float]) -> float:
-        centre = sum(values) / n
-        m2 = sum((v - centre) ** 2 for v in values)
-        return sprt.calibration(n, m2, sum((v - centre) ** 4 for v in values))
-
-    low = scale(diffs)
-    assert 0 < low <= sprt.POINTS_CALIBRATION
-    assert low >= sprt.POINTS_CALIBRATION / (1 + sprt.KURTOSIS_WEIGHT * (sprt.KURTOSIS_CLAMP - 3))
-    # a two-point sample has kurtosis 1: light tails are not scaled up beyond the base
-    assert sprt.calibration(2, 2.0, 2.0) == sprt.POINTS_CALIBRATION
-    spread = sorted(diffs, key=lambda v: abs(v - mean))
-    far = spread[-1]
-    stretched = [*spread[:-1], mean + (far - mean) * stretch]
-    if abs(far - mean) > 1e-6:
-        assert scale(stretched) <= low + 1e-9

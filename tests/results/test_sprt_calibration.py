@@ -82,18 +82,24 @@ def heavy_tailed(rng: random.Random) -> float:
 
 
 @pytest.mark.slow
-def test_points_test_error_rates() -> None:
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["right-skewed", "left-skewed"])
+def test_points_test_error_rates(sign: float) -> None:
+    """On heavy-tailed differences in whole multiples of 5 points, as Rook's are, skewed either way.
+    [0, 20] rather than the bench's [0, 16]: the test's solve per pair is pure Python, and runs of about
+    250 pairs keep this case near ten seconds."""
     rng = random.Random(7)
-    population = [heavy_tailed(rng) for _ in range(20_000)]
+    population = [sign * 5.0 * round(heavy_tailed(rng) / 5) for _ in range(20_000)]
     centre = sum(population) / len(population)
     population = [x - centre for x in population]
-    test = SequentialTest(Model.POINTS, 0, 16)
-    for shift, wrong in ((0.0, Hypothesis.H1), (16.0, Hypothesis.H0)):
+    test = SequentialTest(Model.POINTS, 0, 20)
+    for shift, wrong in ((0.0, Hypothesis.H1), (20.0, Hypothesis.H0)):
         errors = 0
-        for _ in range(2 * RUNS):
+        for _ in range(RUNS):
             tally = test.start()
+            for _ in range(sprt.POINTS_MIN_PAIRS - 1):  # no decision before (test_sprt.py checks it)
+                tally = tally.add_pair(1.0, rng.choice(population) + shift)
             while (result := tally.result()).decision is None:
                 tally = tally.add_pair(1.0, rng.choice(population) + shift)
             assert result.pairs >= sprt.POINTS_MIN_PAIRS
             errors += result.decision is wrong
-        assert BAND[0] <= errors / (2 * RUNS) <= BAND[1], (shift, errors)
+        assert BAND[0] <= errors / RUNS <= BAND[1], (shift, errors)
