@@ -242,16 +242,18 @@ class Game:
                 nxt = (nxt + 1) % SEATS
             self.to_act = nxt
 
-    def _redeal(self) -> None:
-        self.history.append(
-            HandResult(
-                number=self.hand_number,
-                dealer=self.dealer,
-                deal=self.deal,
-                auction=tuple(self.auction),
-                scores=(self.scores[0], self.scores[1]),
-            )
+    def _hand_so_far(self) -> HandResult:
+        """This hand as far as every hand goes: its deal, its auction and the scores now."""
+        return HandResult(
+            number=self.hand_number,
+            dealer=self.dealer,
+            deal=self.deal,
+            auction=tuple(self.auction),
+            scores=(self.scores[0], self.scores[1]),
         )
+
+    def _redeal(self) -> None:
+        self.history.append(self._hand_so_far())
         if self.rules.all_pass is not AllPass.REDEAL_SAME_DEALER:
             self.dealer = (self.dealer + 1) % SEATS
         self.outcome = self._at_limit()
@@ -262,9 +264,13 @@ class Game:
 
     # -- the nest -------------------------------------------------------------------------------
 
+    def _the_bidder(self) -> int:
+        """The seat that won the auction (only asked once there is one)."""
+        assert self.bidder is not None
+        return self.bidder
+
     def _take_nest(self) -> None:
-        bidder = self.bidder
-        assert bidder is not None
+        bidder = self._the_bidder()
         self.hands[bidder] = sort_cards(self.hands[bidder] + list(self.nest))
         self.to_act = bidder
         self.phase = Phase.DISCARD if self.rules.nest_order is NestOrder.DISCARD_THEN_TRUMP else Phase.TRUMP
@@ -290,8 +296,7 @@ class Game:
     # -- trick play -----------------------------------------------------------------------------
 
     def _start_play(self) -> None:
-        bidder = self.bidder
-        assert bidder is not None
+        bidder = self._the_bidder()
         lead = self.rules.first_lead
         if lead is FirstLead.LEFT_OF_DEALER:
             leader = (self.dealer + 1) % SEATS
@@ -360,25 +365,20 @@ class Game:
         )
         self.scores[0] += tally.change[0]
         self.scores[1] += tally.change[1]
-        self.history.append(
-            HandResult(
-                number=self.hand_number,
-                dealer=self.dealer,
-                deal=self.deal,
-                auction=tuple(self.auction),
-                bidder=bidder,
-                bid=high_bid,
-                discards=tuple(self.discards),
-                trump=trump_color,
-                tricks=tuple(self.tricks),
-                nest_counters=tally.nest_counters,
-                nest_team=tally.nest_team,
-                counters=tally.counters,
-                made=tally.made,
-                score_change=tally.change,
-                scores=(self.scores[0], self.scores[1]),
-            )
+        played = dataclasses.replace(
+            self._hand_so_far(),
+            bidder=bidder,
+            bid=high_bid,
+            discards=tuple(self.discards),
+            trump=trump_color,
+            tricks=tuple(self.tricks),
+            nest_counters=tally.nest_counters,
+            nest_team=tally.nest_team,
+            counters=tally.counters,
+            made=tally.made,
+            score_change=tally.change,
         )
+        self.history.append(played)
         scores, hands = (self.scores[0], self.scores[1]), len(self.history)
         self.outcome = scoring.decide(self.rules, scores, hands, team_of(bidder)) or self._at_limit()
         if self.outcome is None:
