@@ -35,7 +35,7 @@ import traceback
 from typing import IO, Any
 
 from rookarena.players.botloop import converse
-from rookarena.wire.conversation import VERSION
+from rookarena.wire import VERSION
 
 
 class Bot:

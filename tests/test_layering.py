@@ -317,3 +317,23 @@ def test_the_results_and_their_views_load_no_trio() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.strip() == "", f"importing rookarena.results and rookarena.web loaded {done.stdout.strip()}"
+
+
+# What a Python bot built on the package loads: the bot-side loop, the actions and the players' helpers,
+# never the referee's half of the conversation (the game, the views, the messages it builds, records).
+BOT_SIDE = ("rookarena.botkit", "rookarena.randombot")
+REFEREE_SIDE = ("rookarena.engine.game", "rookarena.engine.views", "rookarena.wire.messages", "rookarena.wire.records")
+
+
+@pytest.mark.parametrize("module", BOT_SIDE)
+def test_a_bot_built_on_the_package_loads_no_referee_code(module: str) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        f"import sys, {module}\nprint(' '.join(sorted(name for name in sys.modules if name.startswith('rookarena'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    loaded = set(done.stdout.split())
+    assert module in loaded, loaded
+    assert not loaded & set(REFEREE_SIDE), f"importing {module} loaded {sorted(loaded & set(REFEREE_SIDE))}"

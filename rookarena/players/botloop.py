@@ -7,13 +7,14 @@ bot answers, what its hello says and how it writes JSON stay the bot's: the call
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from rookarena.errors import ParseError
-from rookarena.wire.messages import referee_message
+from rookarena.wire.replies import describe
 
 Message = dict[str, Any]
 
@@ -57,3 +58,26 @@ def converse(
             return
         elif other is not None:
             other(message)
+
+
+def referee_message(line: str) -> dict[str, Any] | str:
+    """What a bot makes of a line from the referee (for the built-in bots): the message, or why it is not
+    one, in a few words. The referee only ever sends messages; a person typing at a bot may not."""
+    try:
+        message = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"not JSON ({exc.msg} at column {exc.colno})"
+    except (ValueError, RecursionError):
+        return "not JSON"
+    if not isinstance(message, dict):
+        return f"expected a JSON object, got {describe(message)}"
+    if message.get("type") == "act":
+        legal = message.get("legal")
+        if (
+            "id" not in message
+            or not isinstance(legal, list)
+            or not legal
+            or not all(isinstance(a, str) for a in legal)
+        ):
+            return "an 'act' request needs an 'id' and a non-empty 'legal' list of strings"
+    return message

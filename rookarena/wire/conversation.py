@@ -19,10 +19,10 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
+from rookarena.wire import VERSION
 from rookarena.wire.records import derive_seed
 from rookarena.wire.replies import clean_comment, comment_problem, describe, reply_problems
 
-VERSION = "rook/1"
 DEFAULT_MAX_LINE = 64 * 1024
 REQUEST_ID_BITS = 53  # request ids are exact in every JSON reader (IEEE doubles hold 53-bit integers)
 KEPT_IDS = 64  # the ids of the last requests a conversation sent, to tell a stale reply from an unknown one

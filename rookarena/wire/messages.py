@@ -20,8 +20,8 @@ from rookarena.engine.cards import Card, cards_text
 from rookarena.engine.game import Game, HandResult, Phase, Trick
 from rookarena.engine.rules import NestSeenBy, Rules
 from rookarena.engine.views import View, view
-from rookarena.wire.conversation import VERSION, encode
-from rookarena.wire.replies import describe
+from rookarena.wire import VERSION
+from rookarena.wire.conversation import encode
 
 
 def hello_message(referee: str) -> dict[str, Any]:
@@ -346,29 +346,6 @@ def _hand_over(hand: HandResult) -> dict[str, Any]:
         "score_change": list(hand.score_change),
         "scores": list(hand.scores),
     }
-
-
-def referee_message(line: str) -> dict[str, Any] | str:
-    """What a bot makes of a line from the referee (for the built-in bots): the message, or why it is not
-    one, in a few words. The referee only ever sends messages; a person typing at a bot may not."""
-    try:
-        message = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return f"not JSON ({exc.msg} at column {exc.colno})"
-    except (ValueError, RecursionError):
-        return "not JSON"
-    if not isinstance(message, dict):
-        return f"expected a JSON object, got {describe(message)}"
-    if message.get("type") == "act":
-        legal = message.get("legal")
-        if (
-            "id" not in message
-            or not isinstance(legal, list)
-            or not legal
-            or not all(isinstance(a, str) for a in legal)
-        ):
-            return "an 'act' request needs an 'id' and a non-empty 'legal' list of strings"
-    return message
 
 
 def bye_message() -> dict[str, Any]:

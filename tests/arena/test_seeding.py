@@ -17,8 +17,8 @@ from rookarena.wire import records
 
 BOTS = (
     "bots:\n"
-    "  - {name: one, command: [python3, -m, rookarena.randombot, '1']}\n"
-    "  - {name: two, command: [python3, -m, rookarena.randombot, '2']}\n"
+    f"  - {{name: one, command: [{sys.executable}, -m, rookarena.randombot, '1']}}\n"
+    f"  - {{name: two, command: [{sys.executable}, -m, rookarena.randombot, '2']}}\n"
 )
 
 
