@@ -28,8 +28,8 @@ from rookarena.arena import config as league_config
 from rookarena.arena.config import ConfigError, load
 from rookarena.arena.specs import LeagueConfig
 from rookarena.engine.rules import KNOBS
+from rookarena.wire import VERSION
 from rookarena.wire.conversation import (
-    VERSION,
     Conversation,
     Event,
     FaultKind,
