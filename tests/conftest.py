@@ -9,7 +9,9 @@ through leagues, sandboxes or a cluster. Helpers several folders use (``procs``,
 
 from __future__ import annotations
 
+import os
 import pathlib
+import sys
 
 TESTS = pathlib.Path(__file__).resolve().parent
 """This folder."""
@@ -22,3 +24,7 @@ TEST_BOTS = TESTS / "bots"
 
 GOLDEN = TESTS / "golden"
 """The golden records ``tests/golden/regenerate.py`` writes."""
+
+# Commands such as ``rookarena bot search`` name the installed script, which lives beside the interpreter
+# that runs the tests: found first, whether or not the virtual environment was activated.
+os.environ["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])

@@ -44,7 +44,7 @@ def config_text(marker: str) -> str:
         "rules: tournament",
         "games: 2",
         "seed: 5",
-        "jobs: 2",
+        "jobs: 4",  # most of its time is waiting out the broken bots' clocks
         "time: {move: 2.0, startup: 5}",  # room for the memory hog to reach its limit on a loaded machine
         "withdraw_after: 3",
         "limits: {memory: 400, cpu: 60, processes: 10, stderr: 100000, line: 65536}",
