@@ -79,7 +79,8 @@ class Timed:
         return answer
 
 
-def first_hand(rules_name: str, seed: int, players: list[Player]) -> Game:
+def first_hand(rules_name: str, seed: int, players: list[Player], *, whole: bool = False) -> Game:
+    """The deal of ``seed`` played by ``players`` to the end of its first hand (or of the game, ``whole``)."""
     rules = PRESETS[rules_name].rules
     game = records.new_game(rules, seed)
     names = [player.name for player in players]
@@ -97,7 +98,7 @@ def first_hand(rules_name: str, seed: int, players: list[Player]) -> Game:
                 "first_dealer": 0,
             }
         )
-    while not game.history:
+    while game.outcome is None and (whole or not game.history):
         seat = game.to_act
         legal = game.legal_actions()
         texts = [str(action) for action in legal]

@@ -337,3 +337,12 @@ def test_a_bot_built_on_the_package_loads_no_referee_code(module: str) -> None:
     loaded = set(done.stdout.split())
     assert module in loaded, loaded
     assert not loaded & set(REFEREE_SIDE), f"importing {module} loaded {sorted(loaded & set(REFEREE_SIDE))}"
+
+
+MOST_LINES = 500
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[str(path.relative_to(PACKAGE)) for path in SOURCES])
+def test_no_module_is_over_500_lines(path: Path) -> None:
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MOST_LINES, f"rookarena/{path.relative_to(PACKAGE)} has {lines} lines: split it where it has a seam"

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 from typing import Any
 
 from rookarena.engine.cards import COLORS
@@ -30,6 +29,7 @@ from rookarena.engine.rules import KNOBS, BidMade, NestTo, Rules
 from rookarena.players import heuristic
 from rookarena.players.base import Deadline
 from rookarena.players.fast import Deck, hand_value, legal_cards, playout, score_value, solve_options
+from rookarena.players.inference import calls, opponent_plays, played_by, sample_fitting
 from rookarena.players.worlds import PILE, Knowledge, for_auction, for_bidder, from_view, sample
 
 # Playouts per decision at each level; level 3 is the default.
@@ -45,10 +45,14 @@ THINK: dict[int, float] = {3: 0.15}
 # BID_BONUS; the seat bids the lowest legal bid while it is within them.
 MODEL_WEIGHT = 0.5
 BID_BONUS = 10.0
+# The game's score in the auction (0: not used): the limit rises by TRAIL_BONUS when the opponents lead
+# and are within ENDGAME of the target, and falls by LEAD_CUT when this seat's team leads within it.
+TRAIL_BONUS = 0.0
+LEAD_CUT = 0.0
+ENDGAME = 100.0
 # The bidder named trump after seeing the nest: deals in which it holds fewer than this share of a hand
 # in trumps (played ones included) are drawn again, up to SAMPLE_TRIES times.
 BIDDER_TRUMPS = 0.45
-SAMPLE_TRIES = 8
 # The nest is planned once for all its decisions (a discard for each card, and trump): it gets this
 # many decisions' worth of playouts.
 NEST_BUDGET = 3
@@ -92,6 +96,9 @@ class Settings:
     model_plays: int = MODEL_PLAYS
     partner_shift: float = 0.0
     model_eps: float = 0.0
+    trail_bonus: float = TRAIL_BONUS
+    lead_cut: float = LEAD_CUT
+    endgame: float = ENDGAME
 
 
 def settings_for(level: int | None = None, playouts: int | None = None, think: float | None = None) -> Settings:
@@ -202,13 +209,25 @@ class SearchPlayer:
             )
         if weight > 0:
             model = heuristic.estimate(view["hand"], cards)
-        limit = weight * model + (1 - weight) * simulated + self.settings.bid_bonus
+        limit = weight * model + (1 - weight) * simulated + self.settings.bid_bonus + self._standing(view)
         if deck.rules.bid_made is BidMade.MORE_THAN:
             limit -= 1
         holders = [entry["seat"] for entry in view["auction"] if entry["action"].startswith("bid ")]
         if holders and holders[-1] == (seat + 2) % 4:
             limit -= self.settings.partner_margin
         return f"bid {bids[0]}" if bids[0] <= limit else "pass"
+
+    def _standing(self, view: dict[str, Any]) -> float:
+        """What the game's score adds to the auction's limit: more when the opponents are about to win it,
+        less when this seat's team is (see TRAIL_BONUS)."""
+        near = self.deck.rules.target - self.settings.endgame
+        team = view["seat"] % 2
+        ours, theirs = view["scores"][team], view["scores"][1 - team]
+        if theirs >= near and theirs >= ours:
+            return self.settings.trail_bonus
+        if ours >= near and ours > theirs:
+            return -self.settings.lead_cut
+        return 0.0
 
     def _bidder_outcomes(
         self, view: dict[str, Any], knowledge: Knowledge, rng: random.Random, deadline: Deadline
@@ -412,101 +431,6 @@ class SearchPlayer:
             totals[legal.index(favourite)] += self.settings.prior * done
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         return legal[best]
-
-
-def sample_fitting(
-    knowledge: Knowledge, rng: random.Random, misfits: Callable[[list[list[int]]], int]
-) -> list[list[int]]:
-    """A deal (:func:`sample`) with no ``misfits``, or the one with fewest of 1 + SAMPLE_TRIES drawn."""
-    held = sample(knowledge, rng)
-    wrong = misfits(held)
-    for _retry in range(SAMPLE_TRIES):
-        if not wrong:
-            break
-        other = sample(knowledge, rng)
-        other_wrong = misfits(other)
-        if other_wrong < wrong:
-            held, wrong = other, other_wrong
-    return held
-
-
-def calls(view: dict[str, Any], rules: Rules, slack: float) -> dict[int, tuple[float, float]]:
-    """For each seat that spoke in the auction, the range its calls put its hand's estimated worth in.
-
-    A bid of b says at least ``b - slack``; a pass when the lowest legal bid was b says less than
-    ``b + slack`` (and a partner's overcall margin more when its partner held the bid). A bid the rules
-    forced (the opener's, where it may not pass) says nothing.
-    """
-    out: dict[int, tuple[float, float]] = {}
-    high: int | None = None
-    holder: int | None = None
-    margin = 2 * rules.bid_step
-    for entry in view["auction"]:
-        who: int = entry["seat"]
-        action: str = entry["action"]
-        low, top = out.get(who, (float("-inf"), float("inf")))
-        if action.startswith("bid "):
-            amount = int(action.split()[1])
-            forced = high is None and not rules.opener_may_pass
-            if not forced:
-                low = max(low, amount - slack)
-            high, holder = amount, who
-        elif action == "pass":
-            lowest = rules.bid_min if high is None else high + rules.bid_step
-            top = min(top, lowest + slack + (margin if holder == (who + 2) % 4 else 0))
-        else:
-            continue
-        out[who] = (low, top)
-    return out
-
-
-def opponent_plays(view: dict[str, Any], team: int, count: int) -> list[tuple[dict[str, Any], list[str]]]:
-    """The opponents' last ``count`` plays of the hand: for each, the view its seat had then (its hand and
-    discards to be filled in from a deal) and the cards it has played since, the one played then first."""
-    if count <= 0:
-        return []
-    plays: list[tuple[int, int, int]] = []  # (trick number, position, seat)
-    tricks = [(t["leader"], list(t["cards"])) for t in view["tricks"]]
-    if view["trick"]:
-        tricks.append((view["trick_leader"], list(view["trick"])))
-    for number, (leader, texts) in enumerate(tricks):
-        for i in range(len(texts)):
-            who = (leader + i) % 4
-            if who % 2 != team:
-                plays.append((number, i, who))
-    out: list[tuple[dict[str, Any], list[str]]] = []
-    for number, i, who in plays[-count:]:
-        leader = tricks[number][0]
-        later = [
-            texts[k]
-            for n, (lead, texts) in enumerate(tricks[number:], number)
-            for k in range(len(texts))
-            if (lead + k) % 4 == who and (n > number or k >= i)
-        ]
-        past = {
-            "seat": who,
-            "phase": "play",
-            "trump": view["trump"],
-            "bidder": view["bidder"],
-            "trick_leader": leader,
-            "trick": tricks[number][1][:i],
-            "tricks": [{"leader": lead, "cards": texts} for lead, texts in tricks[:number]],
-            "discards": None,
-        }
-        out.append((past, later))
-    return out
-
-
-def played_by(view: dict[str, Any], deck: Deck) -> list[list[int]]:
-    """The cards each seat has played this hand."""
-    out: list[list[int]] = [[] for _ in range(4)]
-    plays = [(t["leader"], t["cards"]) for t in view["tricks"]]
-    if view["trick"]:
-        plays.append((view["trick_leader"], view["trick"]))
-    for leader, texts in plays:
-        for i, text in enumerate(texts):
-            out[(leader + i) % 4].append(deck.index[text])
-    return out
 
 
 def _trump_strength(hand: list[str], color: str, cards: heuristic.Cards) -> float:

@@ -19,17 +19,9 @@ from rookarena.players import RandomPlayer, heuristic, random_action
 from rookarena.players.base import Deadline, Player
 from rookarena.players.fast import Deck, legal_cards, playout, solve_options
 from rookarena.players.heuristic import HeuristicPlayer
+from rookarena.players.inference import SAMPLE_TRIES, calls, opponent_plays, played_by, sample_fitting
 from rookarena.players.inprocess import play_game
-from rookarena.players.search import (
-    SAMPLE_TRIES,
-    SearchPlayer,
-    Settings,
-    calls,
-    opponent_plays,
-    played_by,
-    sample_fitting,
-    settings_for,
-)
+from rookarena.players.search import SearchPlayer, Settings, settings_for
 from rookarena.players.worlds import PILE, for_auction, from_view, sample
 from rookarena.wire.messages import view_json
 
@@ -404,3 +396,21 @@ def test_the_opponents_plays_are_the_heuristics_with_their_true_hands(rules: Rul
             answer = heuristic.decide({"legal": texts, "view": v}, mapping)
             game.apply(legal[texts.index(answer)], known_legal=True)
     assert checked >= 500
+
+
+@pytest.mark.parametrize(
+    ("seat", "scores", "shift"),
+    [
+        (0, (100, 250), 15.0),  # the opponents lead, within 100 of 300
+        (1, (250, 100), 15.0),
+        (0, (230, 230), 15.0),  # level, both within reach: the opponents may win it
+        (0, (250, 100), -7.0),  # this team leads within reach
+        (3, (100, 250), -7.0),
+        (0, (100, 190), 0.0),  # the leader is not yet within reach
+        (0, (150, 100), 0.0),
+    ],
+)
+def test_the_score_moves_the_auctions_limit_only_near_the_end(seat: int, scores: tuple[int, int], shift: float) -> None:
+    player = SearchPlayer(Settings(playouts=8, trail_bonus=15.0, lead_cut=7.0, endgame=100.0))
+    assert player._standing({"seat": seat, "scores": list(scores)}) == shift
+    assert SearchPlayer(Settings(playouts=8))._standing({"seat": seat, "scores": list(scores)}) == 0.0
