@@ -20,10 +20,12 @@ import pathlib
 import time
 from typing import Any
 
-from hands import first_hand, parse_settings
+from hands import parse_settings
 
+from rookarena.engine.presets import PRESETS
 from rookarena.players.base import Player
 from rookarena.players.heuristic import HeuristicPlayer
+from rookarena.players.inprocess import play_game
 from rookarena.players.search import SearchPlayer, Settings
 
 
@@ -34,7 +36,7 @@ def deal_pair(rules_name: str, seed: int, settings: Settings) -> list[dict[str, 
         players: list[Player] = [
             SearchPlayer(settings, seed=1) if seat % 2 == side else HeuristicPlayer() for seat in range(4)
         ]
-        outcome = first_hand(rules_name, seed, players, whole=True).outcome
+        outcome = play_game(PRESETS[rules_name].rules, seed, players, game_id=f"games-{seed}").outcome
         assert outcome is not None
         out.append(
             {

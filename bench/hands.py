@@ -23,14 +23,11 @@ import statistics
 import time
 from typing import Any
 
-from rookarena.engine.game import Game
 from rookarena.engine.presets import PRESETS
-from rookarena.engine.views import view
 from rookarena.players.base import Deadline, Player
 from rookarena.players.heuristic import HeuristicPlayer
+from rookarena.players.inprocess import play_game
 from rookarena.players.search import SearchPlayer, Settings, settings_for
-from rookarena.wire import records
-from rookarena.wire.messages import view_json
 
 
 def parse_settings(level: int, pairs: list[str]) -> Settings:
@@ -79,41 +76,6 @@ class Timed:
         return answer
 
 
-def first_hand(rules_name: str, seed: int, players: list[Player], *, whole: bool = False) -> Game:
-    """The deal of ``seed`` played by ``players`` to the end of its first hand (or of the game, ``whole``)."""
-    rules = PRESETS[rules_name].rules
-    game = records.new_game(rules, seed)
-    names = [player.name for player in players]
-    for seat, player in enumerate(players):
-        player.start_game(
-            {
-                "type": "game",
-                "game": "hands",
-                "seed": seed,
-                "seat": seat,
-                "team": seat % 2,
-                "players": names,
-                "rules_name": rules_name,
-                "rules": rules.to_mapping(),
-                "first_dealer": 0,
-            }
-        )
-    while game.outcome is None and (whole or not game.history):
-        seat = game.to_act
-        legal = game.legal_actions()
-        texts = [str(action) for action in legal]
-        request = {
-            "type": "act",
-            "deadline_ms": 1000,
-            "bank_ms": 0,
-            "legal": texts,
-            "view": view_json(view(game, seat)),
-        }
-        answer = players[seat].act(request, Deadline.never())
-        game.apply(legal[texts.index(answer)], known_legal=True)
-    return game
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="tournament")
@@ -145,7 +107,7 @@ def main() -> None:
                     players.append(SearchPlayer(other, seed=2))
                 else:
                     players.append(HeuristicPlayer())
-            hand = first_hand(args.rules, seed, players).history[0]
+            hand = play_game(PRESETS[args.rules].rules, seed, players, game_id="hands", hands=1).history[0]
             change = hand.score_change
             pair += change[ours] - change[1 - ours]
             if hand.bidder is not None:

@@ -28,8 +28,10 @@ def play_game(
     game_id: str = "game",
     deadline: Callable[[], Deadline] = Deadline.never,
     check: Check | None = None,
+    hands: int | None = None,
 ) -> Game:
-    """Play one game, seat ``s`` played by ``players[s]``; ``check`` sees every decision before it is applied."""
+    """Play one game, seat ``s`` played by ``players[s]``; ``check`` sees every decision before it is applied.
+    With ``hands``, play stops after that many hands (redeals included) if the game has not ended before."""
     game = records.new_game(rules, seed, first_dealer)
     names = [player.name for player in players]
     for seat, player in enumerate(players):
@@ -46,7 +48,7 @@ def play_game(
                 "first_dealer": first_dealer,
             }
         )
-    while not game.is_over:
+    while not game.is_over and (hands is None or len(game.history) < hands):
         seat = game.to_act
         legal = game.legal_actions()
         texts = [str(action) for action in legal]

@@ -17,7 +17,8 @@ from rookarena.engine.game import Deal, Game, HandResult, Phase, deal_cards, tea
 from rookarena.engine.presets import PRESETS
 from rookarena.engine.rules import AllPass, BidMade, BothCross, FirstLead, NestTo, RookRank, Rules, TargetRule
 from rookarena.engine.scoring import Outcome
-from rookarena.players import random_action
+from rookarena.players import RandomPlayer, random_action
+from rookarena.players.inprocess import play_game
 
 # Knob combinations no preset has, so that their branches are played too.
 VARIANTS: dict[str, Rules] = {
@@ -338,3 +339,13 @@ def test_the_same_seed_gives_the_same_deals_whatever_is_played(name: str) -> Non
     assert [result.auction for result in first] != [result.auction for result in second]
     different = Game(rules, random.Random(4), first_dealer=3)
     assert different.deal != first[0].deal
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_in_process_game_stops_after_the_hands_asked_for(seed: int) -> None:
+    players = [RandomPlayer(seed * 4 + seat) for seat in range(4)]
+    whole = play_game(Rules(), seed, players)
+    players = [RandomPlayer(seed * 4 + seat) for seat in range(4)]
+    first = play_game(Rules(), seed, players, hands=1)
+    assert len(first.history) == 1 and first.history[0] == whole.history[0]
+    assert first.is_over == (len(whole.history) == 1)
