@@ -45,9 +45,10 @@ THINK: dict[int, float] = {3: 0.15}
 # BID_BONUS; the seat bids the lowest legal bid while it is within them.
 MODEL_WEIGHT = 0.5
 BID_BONUS = 10.0
-# The game's score in the auction (0: not used): the limit rises by TRAIL_BONUS when the opponents lead
-# and are within ENDGAME of the target, and falls by LEAD_CUT when this seat's team leads within it.
-TRAIL_BONUS = 0.0
+# The game's score in the auction: the limit rises by TRAIL_BONUS when the opponents lead (or are level)
+# within ENDGAME of the target, and falls by LEAD_CUT when this seat's team leads within it (docs/bots.md,
+# "A third round": 15 won 15 games more of 700 than 0; 30, and a cut of 15, lost).
+TRAIL_BONUS = 15.0
 LEAD_CUT = 0.0
 ENDGAME = 100.0
 # The bidder named trump after seeing the nest: deals in which it holds fewer than this share of a hand
