@@ -20,7 +20,7 @@ import pathlib
 import time
 from typing import Any
 
-from hands import parse_settings
+from hands import parse_settings, search_arguments
 
 from rookarena.engine.presets import PRESETS
 from rookarena.players.base import Player
@@ -50,8 +50,13 @@ def deal_pair(rules_name: str, seed: int, settings: Settings) -> list[dict[str, 
 
 
 def load(path: str) -> dict[int, list[dict[str, Any]]]:
-    rows = (json.loads(line) for line in pathlib.Path(path).read_text(encoding="utf-8").splitlines())
-    return {row["seed"]: row["games"] for row in rows}
+    try:
+        rows = [json.loads(line) for line in pathlib.Path(path).read_text(encoding="utf-8").splitlines()]
+        return {row["seed"]: row["games"] for row in rows}
+    except OSError as error:
+        raise SystemExit(f"{path}: cannot read it ({error.strerror})") from None
+    except (ValueError, KeyError, TypeError):
+        raise SystemExit(f"{path}: not a file that bench/games.py --out wrote (a JSON line a deal)") from None
 
 
 def compare(first: str, second: str) -> None:
@@ -79,11 +84,7 @@ def compare(first: str, second: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="tournament")
-    parser.add_argument("--deals", type=int, default=150)
-    parser.add_argument("--seed", type=int, default=50000, help="the first deal's seed; the others follow it")
-    parser.add_argument("--level", type=int, default=3)
-    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
+    search_arguments(parser, deals=150, seed=50000)
     parser.add_argument("--out", help="one line a deal: its seed and its two games")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two --out files deal by deal")
     args = parser.parse_args()
@@ -93,13 +94,17 @@ def main() -> None:
     settings = parse_settings(args.level, args.set)
     began = time.perf_counter()
     won = 0
-    lines = []
-    for seed in range(args.seed, args.seed + args.deals):
-        games = deal_pair(args.rules, seed, settings)
-        won += sum(game["won"] for game in games)
-        lines.append(json.dumps({"seed": seed, "games": games}))
-        if args.out:
-            pathlib.Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    try:
+        for seed in range(args.seed, args.seed + args.deals):
+            games = deal_pair(args.rules, seed, settings)
+            won += sum(game["won"] for game in games)
+            if out is not None:
+                out.write(json.dumps({"seed": seed, "games": games}) + "\n")
+                out.flush()  # each deal as it ends, so a run cut short keeps its deals
+    finally:
+        if out is not None:
+            out.close()
     games_played = 2 * args.deals
     print(
         f"{args.rules}, deals {args.seed} to {args.seed + args.deals - 1}: the search won {won} of {games_played} "

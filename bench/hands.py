@@ -76,13 +76,19 @@ class Timed:
         return answer
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", default="tournament")
-    parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=9000, help="the first deal's seed; the others follow it")
+def search_arguments(parser: argparse.ArgumentParser, deals: int, seed: int) -> None:
+    """The options every bench of a search setting against an opponent takes: the rules, the deals, the
+    search's level and the settings it changes."""
+    parser.add_argument("--rules", default="tournament", choices=sorted(PRESETS))
+    parser.add_argument("--deals", type=int, default=deals)
+    parser.add_argument("--seed", type=int, default=seed, help="the first deal's seed; the others follow it")
     parser.add_argument("--level", type=int, default=3)
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    search_arguments(parser, deals=200, seed=9000)
     parser.add_argument("--against", nargs="*", default=None, metavar="NAME=VALUE")
     parser.add_argument("--against-level", type=int, default=3)
     parser.add_argument("--out", help="write each deal pair's difference here, one a line")
