@@ -14,6 +14,7 @@ Run: ``python bench/games.py [--rules tournament] [--deals 150] [--seed 50000] [
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import pathlib
@@ -94,17 +95,13 @@ def main() -> None:
     settings = parse_settings(args.level, args.set)
     began = time.perf_counter()
     won = 0
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
-    try:
+    with open(args.out, "w", encoding="utf-8") if args.out else contextlib.nullcontext() as out:
         for seed in range(args.seed, args.seed + args.deals):
             games = deal_pair(args.rules, seed, settings)
             won += sum(game["won"] for game in games)
             if out is not None:
                 out.write(json.dumps({"seed": seed, "games": games}) + "\n")
                 out.flush()  # each deal as it ends, so a run cut short keeps its deals
-    finally:
-        if out is not None:
-            out.close()
     games_played = 2 * args.deals
     print(
         f"{args.rules}, deals {args.seed} to {args.seed + args.deals - 1}: the search won {won} of {games_played} "
