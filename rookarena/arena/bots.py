@@ -35,7 +35,11 @@ QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without 
 YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
 EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
 KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
-EXTERNAL_STOP_WAIT = 1.0  # seconds to wait for the referee's own stop after a bot is ended by one of those
+# A bot ended by a stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
+# scancel signals every process of a job) is stopping everything, and the referee's own signal is on its
+# way. The referee waits this many seconds for it: it cancels the wait, and the game is then not recorded
+# rather than recorded as this bot's crash (a stop that was the bot's alone is its crash, a moment later).
+EXTERNAL_STOP_WAIT = 1.0
 
 
 class BotProcess:
@@ -310,24 +314,31 @@ class BotProcess:
 
     async def _exit_fault(self, what: str) -> Fault:
         """A crash fault with the exit status, if the process exits promptly."""
-        assert self.process is not None
-        with trio.move_on_after(0.5):
-            await self.process.wait()
+        code = await self._exit_status()
         with trio.move_on_after(0.5):  # the rest of its stderr, which holds the error
             await self._drain_done.wait()
-        code = self.process.returncode
         if self.fault is not None:
             return self.fault  # a limit already stopped it: that is the cause
         if code is None:
             return Fault(FaultKind.CRASH, what)
         fault, external = kernel.exit_fault(code, self.limits, self.stderr_tail)
         if external:
-            # A stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
-            # scancel signals every process of a job) is stopping everything, and the referee's own signal
-            # is on its way. Wait for it: it cancels this wait, and the game is then not recorded, rather
-            # than recorded as this bot's crash.
-            await trio.sleep(EXTERNAL_STOP_WAIT)
+            await trio.sleep(EXTERNAL_STOP_WAIT)  # the referee's own stop cancels this: see EXTERNAL_STOP_WAIT
         return fault
+
+    async def _exit_status(self) -> int | None:
+        assert self.process is not None
+        with trio.move_on_after(0.5):
+            await self.process.wait()
+        return self.process.returncode
+
+    async def settle(self) -> None:
+        """Before a game, for a process kept from the game before: if it has ended meanwhile by a stop signal
+        the referee did not send, wait for the referee's own stop as a fault within a game does."""
+        if self.process is not None and self.fault is None and self.exited:
+            code = await self._exit_status()
+            if code is not None and kernel.exit_fault(code, self.limits, self.stderr_tail)[1]:
+                await trio.sleep(EXTERNAL_STOP_WAIT)
 
     def _fail(self, fault: Fault) -> Fault:
         if self.fault is not None:

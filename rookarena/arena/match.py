@@ -217,6 +217,9 @@ class Match:
         await self._ensure_started(nursery, slots)
         bots = [self.procs[slot] for slot in slots]
         assert all(bot is not None for bot in bots)
+        for bot in bots:
+            if bot is not None:
+                await bot.settle()  # one ended since its last game by a stop from outside: the job's stop
         referee = Referee([bot for bot in bots if bot is not None], setup, config.time, config.policy)
         record = await referee.play()
         self._update_streaks(record, slots)

@@ -287,3 +287,75 @@ def test_generated_adversaries_cannot_break_a_match(policy: str, tmp_path: pathl
         assert all(ch.isprintable() or ch == "\n" for ch in text), repr(text)
         assert not any(line.startswith("seat 0 (other)") for line in text.splitlines())
     no_process_left(marker)
+
+
+SELF_STOP = TEST_BOTS / "self_stop_bot.py"
+
+
+@pytest.fixture(scope="module")
+def self_stop_whole(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """The league of the test below, played without the stop (its flag already taken)."""
+    base = tmp_path_factory.mktemp("self-stop-whole")
+    flag = base / "flag"
+    flag.touch()
+    marker = f"rookarena-selfstop-{uuid.uuid4().hex}"
+    config = write_league(base / "league.yaml", _self_stopping(marker, "line:1", flag), "forfeit", games=8)
+    result = run(config, base / "out")
+    assert result.returncode == 0, result.stderr
+    return load(base / "out")
+
+
+def _self_stopping(marker: str, when: str, flag: pathlib.Path) -> list[str]:
+    return [
+        "  - name: stopping",
+        f"    command: [{sys.executable}, {SELF_STOP}, '3', '{when}', {flag}]",
+        f"    env: {{PYTHONPATH: {ROOT}, MARKER: {marker}}}",
+        "  - name: random",
+        f"    command: [{sys.executable}, -m, rookarena.randombot, '7']",
+        f"    env: {{PYTHONPATH: {ROOT}, MARKER: {marker}}}",
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop_seed", range(6))
+def test_a_stop_of_the_whole_job_records_no_crash(
+    stop_seed: int, self_stop_whole: dict[str, dict[str, Any]], tmp_path: pathlib.Path
+) -> None:
+    """A bot ended by SIGTERM that the referee did not send (at its hello, during a game, between games),
+    then the referee's own SIGTERM a moment later, as a scheduler stopping the whole job does: no game is
+    recorded as that bot's crash, and the resumed league is the uninterrupted one."""
+    rng = random.Random(stop_seed)
+    when = rng.choice(
+        [
+            "line:1",
+            f"line:{rng.randint(2, 60)}",
+            f"after:{rng.randint(1, 3)}:0",
+            f"after:{rng.randint(1, 3)}:{rng.randint(1, 30)}",
+        ]
+    )
+    flag = tmp_path / "flag"
+    marker = f"rookarena-selfstop-{uuid.uuid4().hex}"
+    config = write_league(tmp_path / "league.yaml", _self_stopping(marker, when, flag), "forfeit", games=8)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), "--format", "plain"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    deadline = time.monotonic() + 120
+    while not flag.exists() and proc.poll() is None:
+        assert time.monotonic() < deadline, f"{when}: the bot never stopped itself"
+        time.sleep(0.005)
+    time.sleep(rng.uniform(0, 0.1))  # the rest of the job's signals come a moment later
+    for pid in [*(pid for pid in _descendants(proc.pid) if _is_worker(pid)), proc.pid]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    played = load(out) if (out / "games.jsonl").exists() else {}
+    for game_id, record in played.items():
+        assert not record["faults"], f"{when}: {game_id} was recorded with {record['faults']}"
+    resumed = run(config, out, "--resume")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    played = load(out)
+    assert sorted(played) == sorted(self_stop_whole)
+    for game_id, record in played.items():
+        assert stable(record) == stable(self_stop_whole[game_id]), f"{when}: {game_id} differs after the stop"
+    no_process_left(marker)
