@@ -346,3 +346,121 @@ MOST_LINES = 500
 def test_no_module_is_over_500_lines(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MOST_LINES, f"rookarena/{path.relative_to(PACKAGE)} has {lines} lines: split it where it has a seam"
+
+
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """Each module of the package at ``root`` and the modules of the package it imports (anywhere in it:
+    at the top, inside functions, under ``if TYPE_CHECKING``). ``from P import M`` of a submodule M counts
+    as M alone (P's ``__init__`` is only run on the way, as for every submodule); a name inside a module
+    counts as that module."""
+    modules = {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+
+    def owner(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(owner(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    words = package.split(".")
+                    base = ".".join([*words[: len(words) - node.level + 1], *([base] if base else [])])
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    targets.add(full if full in modules else owner(base))
+        graph[name] = {target for target in targets if target is not None and target != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of two or more modules that import one another, directly or round a loop (Tarjan's
+    strongly connected components), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in order:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], order[target])
+        if low[node] == order[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_modules_import_one_another() -> None:
+    assert cycles(import_graph()) == []
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        ({"cli/__init__.py": "from rookarena.cli import tools", "cli/tools.py": "from rookarena import cli"}, 1),
+        ({"cli/__init__.py": "", "cli/a.py": "from . import b", "cli/b.py": "from rookarena.cli.a import main"}, 1),
+        (
+            {
+                "engine/__init__.py": "",
+                "engine/a.py": "def f():\n    from rookarena.engine import b",
+                "engine/b.py": "from rookarena.engine import c",
+                "engine/c.py": "import rookarena.engine.a",
+            },
+            1,
+        ),
+        ({"engine/__init__.py": "", "engine/a.py": "from . import b", "engine/b.py": "import os"}, 0),
+        # a package's __init__ importing its submodules, which import a sibling through the package: no loop
+        ({"cli/__init__.py": "from . import a", "cli/a.py": "from rookarena.cli import b", "cli/b.py": ""}, 0),
+        ({"cli/__init__.py": "from . import a", "cli/a.py": "from rookarena.cli import main", "cli/b.py": ""}, 1),
+    ],
+)
+def test_the_cycle_check_catches(tmp_path: Path, files: dict[str, str], found: int) -> None:
+    fake = tmp_path / "rookarena"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("", encoding="utf-8")
+    for where, source in files.items():
+        (fake / where).parent.mkdir(parents=True, exist_ok=True)
+        (fake / where).write_text(source, encoding="utf-8")
+    assert len(cycles(import_graph(fake))) == found
+
+
+CLI_MOST_LINES = 80
+CLI_SOURCES = sorted((PACKAGE / "cli").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CLI_SOURCES, ids=[path.name for path in CLI_SOURCES])
+def test_no_function_of_the_command_line_is_over_80_lines(path: Path) -> None:
+    long = [
+        f"{node.name} ({(node.end_lineno or node.lineno) - node.lineno + 1} lines)"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (node.end_lineno or node.lineno) - node.lineno + 1 > CLI_MOST_LINES
+    ]
+    assert not long, f"rookarena/cli/{path.name}: {', '.join(long)}"
