@@ -20,15 +20,15 @@ SAMPLE_TRIES = 8
 
 
 def sample_fitting(
-    knowledge: Knowledge, rng: random.Random, misfits: Callable[[list[list[int]]], int]
+    knowledge: Knowledge, rng: random.Random, misfits: Callable[[list[list[int]]], int], grouped: bool = False
 ) -> list[list[int]]:
     """A deal (:func:`sample`) with no ``misfits``, or the one with fewest of 1 + SAMPLE_TRIES drawn."""
-    held = sample(knowledge, rng)
+    held = sample(knowledge, rng, grouped)
     wrong = misfits(held)
     for _retry in range(SAMPLE_TRIES):
         if not wrong:
             break
-        other = sample(knowledge, rng)
+        other = sample(knowledge, rng, grouped)
         other_wrong = misfits(other)
         if other_wrong < wrong:
             held, wrong = other, other_wrong

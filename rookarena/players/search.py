@@ -10,7 +10,8 @@ meets the same deals and the same rollout seeds, so their difference is measured
   score of bidding each amount; it bids the lowest legal bid while that score beats passing.
 - Nest: each trump colour with the heuristic's discards for it, scored by playouts from the real hand;
   the best colour is named and its discards made.
-- Play: every legal card, scored by playouts in deals that respect the voids the plays revealed.
+- Play: every legal card, scored by playouts in deals that respect the voids the plays revealed; the cards
+  clearly behind the best on the same deals drop out of the race as the deals double.
 
 The budget is a number of playouts per decision (``playouts``); the deadline, or the level's cap on
 thinking time (``think``), stops a search early, at a whole deal. Given its seed and a budget that
@@ -21,6 +22,7 @@ player's seed, the game and the decision's number.
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from typing import Any
 
@@ -62,6 +64,9 @@ NEST_BUDGET = 3
 NEST_TRUMPS = 2
 # The simulated counters of a hand in the auction get this many decisions' worth of playouts.
 BID_BUDGET = 1
+# A decision of the play gets this many decisions' worth of playouts (4: about the time 1 took before racing
+# and grouped deals, docs/bots.md "A fourth round").
+PLAY_BUDGET = 4
 # In the play, with this many cards or fewer in hand the rest of each deal is solved exactly
 # (alpha-beta over every hand) instead of played out.
 EXACT = 3
@@ -78,6 +83,13 @@ INFER_SLACK: float | None = 5.0
 # (with a choice) that the heuristic, in their seat with the hand the deal gives them, would have made
 # otherwise. 0: no inference from the play.
 MODEL_PLAYS = 0
+# In the play, racing (RACE standard errors; 0: off): after RACE_FROM deals, and each time the number of
+# deals doubles, the options clearly behind the leader on the same deals are dropped, and the playouts they
+# would have taken go to more deals for the rest.
+RACE = 1.0
+RACE_FROM = 8
+# Deals are dealt group by group (worlds.sample's ``grouped``), not card by card.
+GROUPED = True
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -100,6 +112,9 @@ class Settings:
     trail_bonus: float = TRAIL_BONUS
     lead_cut: float = LEAD_CUT
     endgame: float = ENDGAME
+    race: float = RACE
+    grouped: bool = GROUPED
+    play_budget: int = PLAY_BUDGET
 
 
 def settings_for(level: int | None = None, playouts: int | None = None, think: float | None = None) -> Settings:
@@ -241,7 +256,7 @@ class SearchPlayer:
         by_trump: list[list[tuple[tuple[int, int], int, int]]] = [[] for _ in COLORS]
         cards = heuristic.Cards(self.rules_map)
         for _ in range(worlds):
-            held = sample(knowledge, rng)
+            held = sample(knowledge, rng, self.settings.grouped)
             full = hand + [deck.text[card] for card in held[PILE]]
             seed = rng.random()
             for trump, color in enumerate(COLORS):
@@ -305,7 +320,7 @@ class SearchPlayer:
         totals = [0.0] * len(plans)
         worlds = max(1, self.settings.nest_budget * self.settings.playouts // len(plans))
         for _ in range(worlds):
-            held = sample(knowledge, rng)
+            held = sample(knowledge, rng, self.settings.grouped)
             seed = rng.random()
             for i, (trump, discards) in enumerate(plans):
                 buried = deck.ints(discards)
@@ -339,7 +354,8 @@ class SearchPlayer:
         totals = [0.0] * len(options)
         done = 0
         exact = len(hand) <= self.settings.exact
-        worlds = max(1, self.settings.playouts // len(options))
+        budget = self.settings.play_budget * self.settings.playouts
+        worlds = max(1, budget // len(options))
         suit = deck.suit[trump]
         shown = sum(
             1
@@ -399,8 +415,12 @@ class SearchPlayer:
                 wrong += worth < low or worth >= high
             return wrong if weigh else wrong + unlike(held)
 
-        for _ in range(worlds):
-            held = sample_fitting(knowledge, rng, misfits)
+        race = self.settings.race
+        active = list(range(len(options)))
+        seen: list[list[float]] = [[] for _ in options]  # by option, its value in each deal (when racing)
+        used = 0
+        while done < worlds if not race else used + len(active) <= budget or not done:
+            held = sample_fitting(knowledge, rng, misfits, self.settings.grouped)
             nest = known_nest if known_nest is not None else sum(deck.points[card] for card in held[PILE])
             seed = rng.random()
             # A deal's weight: its likelihood when each of the opponents' plays departs from the model's with
@@ -409,29 +429,59 @@ class SearchPlayer:
             if exact:
                 hands = [list(held[s]) for s in range(4)]
                 hands[seat] = list(hand)
-                values = self._solved(trump, hands, leader, trick, options, team, bidder, bid, counters, nest)
-                for i, v in enumerate(values):
-                    totals[i] += weight * v
-                done += 1
-                if deadline.passed():
-                    break
-                continue
-            for i, card in enumerate(options):
-                hands = [list(held[s]) for s in range(4)]
-                hands[seat] = [c for c in hand if c != card]
-                after = [*trick, card]
-                taken = [counters[0], counters[1]]
-                last = playout(deck, trump, hands, leader, after, taken, random.Random(seed), bidder % 2)
-                totals[i] += weight * hand_value(deck, team, bidder, bid, taken, last, nest)
+                chosen = [options[i] for i in active]
+                values = self._solved(trump, hands, leader, trick, chosen, team, bidder, bid, counters, nest)
+            else:
+                values = []
+                for i in active:
+                    card = options[i]
+                    hands = [list(held[s]) for s in range(4)]
+                    hands[seat] = [c for c in hand if c != card]
+                    after = [*trick, card]
+                    taken = [counters[0], counters[1]]
+                    last = playout(deck, trump, hands, leader, after, taken, random.Random(seed), bidder % 2)
+                    values.append(hand_value(deck, team, bidder, bid, taken, last, nest))
+            for i, v in zip(active, values, strict=True):
+                totals[i] += weight * v
+                if race:
+                    seen[i].append(weight * v)
+            used += len(active)
             done += 1
             if deadline.passed():
                 break
+            if race and len(active) > 1 and done >= RACE_FROM and done & (done - 1) == 0:
+                active = _survivors(active, totals, seen, race)
+                if len(active) == 1:
+                    break
         if self.settings.prior:
             # Near-equal options are told apart by the heuristic's choice, not by the noise of the deals.
             favourite = heuristic.decide({"legal": legal, "view": view}, self.rules_map)
             totals[legal.index(favourite)] += self.settings.prior * done
-        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        best = max(active, key=lambda i: (totals[i], -i))
         return legal[best]
+
+
+def _survivors(active: list[int], totals: list[float], seen: list[list[float]], z: float) -> list[int]:
+    """The options still in the race: those whose mean deficit to the leader, deal by deal over the same
+    deals, is within ``z`` standard errors of 0 (an option never better and never worse than the leader in
+    any deal is dropped too: it is the same card here)."""
+    lead = max(active, key=lambda i: (totals[i], -i))
+    best = seen[lead]
+    n = len(best)
+    keep = []
+    for i in active:
+        if i == lead:
+            keep.append(i)
+            continue
+        gaps = [b - v for b, v in zip(best, seen[i], strict=True)]
+        mean = sum(gaps) / n
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
+        if spread == 0:
+            if mean < 0:
+                keep.append(i)
+        elif mean <= z * spread / math.sqrt(n):
+            keep.append(i)
+    return keep
 
 
 def _trump_strength(hand: list[str], color: str, cards: heuristic.Cards) -> float:

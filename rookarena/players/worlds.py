@@ -16,6 +16,7 @@ path moves earlier cards along (as in bipartite matching), so a deal is always f
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -119,8 +120,17 @@ def _color(text: str) -> Any:
     raise ValueError(f"unknown trump {text!r}: expected one of R, G, B, Y")
 
 
-def sample(knowledge: Knowledge, rng: random.Random) -> list[list[int]]:
-    """One deal of the unknown cards: a list of cards for each holder (seats 0..3, then the pile)."""
+def sample(knowledge: Knowledge, rng: random.Random, grouped: bool = False) -> list[list[int]]:
+    """One deal of the unknown cards: a list of cards for each holder (seats 0..3, then the pile).
+
+    ``grouped``: the cards that may go to the same holders are dealt together, the most constrained group
+    first, into places drawn at random among those their holders have left (the same as dealing them one
+    by one in proportion to the room left, with one draw a card and no search of where each may go).
+    """
+    if grouped:
+        found = _grouped(knowledge, rng)
+        if found is not None:
+            return found
     room = list(knowledge.capacity)
     held: list[list[int]] = [[] for _ in range(5)]
     where: dict[int, int] = {}
@@ -149,6 +159,43 @@ def sample(knowledge: Knowledge, rng: random.Random) -> list[list[int]]:
         where[card] = holder
         room[holder] -= 1
     return held
+
+
+def _grouped(knowledge: Knowledge, rng: random.Random) -> list[list[int]] | None:
+    """A deal group by group (see :func:`sample`), or None where a group finds too few places left."""
+    room = list(knowledge.capacity)
+    held: list[list[int]] = [[] for _ in range(5)]
+    draw = rng.random
+    for holders, cards in _groups(knowledge):
+        slots: list[int] = []
+        for h in holders:
+            slots += [h] * room[h]
+        n = len(slots)
+        if n < len(cards):
+            return None
+        # The cards in a random order (so that a hand's cards are not in the deck's order), each to one of
+        # the first len(cards) places of a random permutation of the slots (Fisher-Yates from the front).
+        order = list(cards)
+        k = len(order)
+        for i in range(k - 1):
+            j = i + int(draw() * (k - i))
+            order[i], order[j] = order[j], order[i]
+        for i, card in enumerate(order):
+            j = i + int(draw() * (n - i))
+            holder = slots[j]
+            slots[j] = slots[i]
+            held[holder].append(card)
+            room[holder] -= 1
+    return held
+
+
+@functools.lru_cache(maxsize=256)
+def _groups(knowledge: Knowledge) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The unknown cards by the holders they may go to, the groups with fewest holders first."""
+    by_holders: dict[tuple[int, ...], list[int]] = {}
+    for card, holders in zip(knowledge.unknown, knowledge.allowed, strict=True):
+        by_holders.setdefault(holders, []).append(card)
+    return tuple(sorted(((h, tuple(c)) for h, c in by_holders.items()), key=lambda group: len(group[0])))
 
 
 def _augment(

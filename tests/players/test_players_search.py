@@ -21,7 +21,7 @@ from rookarena.players.fast import Deck, legal_cards, playout, solve_options
 from rookarena.players.heuristic import HeuristicPlayer
 from rookarena.players.inference import SAMPLE_TRIES, calls, opponent_plays, played_by, sample_fitting
 from rookarena.players.inprocess import play_game
-from rookarena.players.search import SearchPlayer, Settings, settings_for
+from rookarena.players.search import SearchPlayer, Settings, _survivors, settings_for
 from rookarena.players.worlds import PILE, for_auction, from_view, sample
 from rookarena.wire.messages import view_json
 
@@ -103,8 +103,9 @@ def _forbidden_by_plays(game: Game, seat: int) -> dict[int, set[str]]:
     return out
 
 
+@pytest.mark.parametrize("grouped", [False, True], ids=["card-by-card", "grouped"])
 @pytest.mark.parametrize("rules", [*ALL_RULES, pytest.param(MUST_TRUMP, id="must-trump")])
-def test_sampled_deals_never_contradict_the_seat(rules: Rules) -> None:
+def test_sampled_deals_never_contradict_the_seat(rules: Rules, grouped: bool) -> None:
     deck = Deck.of(rules)
     rng = random.Random(11)
     for game in _random_positions(rules, 7, 40):
@@ -113,7 +114,7 @@ def test_sampled_deals_never_contradict_the_seat(rules: Rules) -> None:
             knowledge = from_view(deck, v)
             forbidden = _forbidden_by_plays(game, seat)
             for _ in range(5):
-                held = sample(knowledge, rng)
+                held = sample(knowledge, rng, grouped)
                 texts = [{deck.text[card] for card in cards} for cards in held]
                 assert not texts[seat]
                 mine = {str(card) for card in game.hands[seat]}
@@ -136,7 +137,8 @@ def test_sampled_deals_never_contradict_the_seat(rules: Rules) -> None:
                 assert everything == {str(card) for card in rules.deck}
 
 
-def test_sampling_finds_a_deal_when_only_one_fits() -> None:
+@pytest.mark.parametrize("grouped", [False, True], ids=["card-by-card", "grouped"])
+def test_sampling_finds_a_deal_when_only_one_fits(grouped: bool) -> None:
     deck = Deck.of(Rules())
     knowledge = for_auction(deck, 0, [deck.text[c] for c in range(9)])
     # Tie the cards down: each unknown card may go to one holder only (the true deal's).
@@ -145,7 +147,7 @@ def test_sampling_finds_a_deal_when_only_one_fits() -> None:
         knowledge.seat, knowledge.unknown, knowledge.capacity, tuple((truth[c],) for c in knowledge.unknown)
     )
     for seed in range(5):
-        held = sample(pinned, random.Random(seed))
+        held = sample(pinned, random.Random(seed), grouped)
         assert all(truth[card] == holder for holder, cards in enumerate(held) for card in cards)
 
 
@@ -161,22 +163,40 @@ def test_every_answer_is_legal(rules: Rules) -> None:
         assert game.is_over
 
 
-def _decisions(seed: int) -> list[str]:
+def _decisions(seed: int, settings: Settings) -> list[str]:
     answers: list[str] = []
 
     def check(game: Game, seat: int, answer: str, legal: list[str]) -> None:
         if seat % 2 == 0:
             answers.append(answer)
 
-    players: list[Player] = [SearchPlayer(Settings(playouts=16), seed=seed), HeuristicPlayer()] * 2
+    players: list[Player] = [SearchPlayer(settings, seed=seed), HeuristicPlayer()] * 2
     play_game(Rules(), 9, players, check=check)
     return answers
 
 
-def test_the_same_seed_and_budget_play_the_same() -> None:
-    first = _decisions(1)
-    assert first == _decisions(1)
-    assert first != _decisions(2)
+@pytest.mark.parametrize(
+    "settings",
+    [Settings(playouts=16), Settings(playouts=16, race=1.0, grouped=True)],
+    ids=["default", "racing-grouped"],
+)
+def test_the_same_seed_and_budget_play_the_same(settings: Settings) -> None:
+    first = _decisions(1, settings)
+    assert first == _decisions(1, settings)
+    assert first != _decisions(2, settings)
+
+
+def test_racing_drops_the_options_clearly_behind_and_the_same_as_the_leader() -> None:
+    lead = [10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0]
+    seen = [
+        lead,
+        [v - 30 + (5 if i % 2 else -5) for i, v in enumerate(lead)],  # behind by 30 every deal, give or take 5
+        [v + (40 if i % 2 else -45) for i, v in enumerate(lead)],  # behind by 2.5 on average, widely spread
+        list(lead),  # the same as the leader in every deal
+    ]
+    totals = [sum(values) for values in seen]
+    assert _survivors([0, 1, 2, 3], totals, seen, 1.0) == [0, 2]
+    assert _survivors([1, 2], totals, seen, 1.0) == [2]  # 1 is behind the new leader, 2, by 27.5 a deal
 
 
 def test_the_deadline_stops_a_search_early() -> None:
@@ -207,7 +227,7 @@ def test_the_think_cap_stops_a_search_the_deadline_would_not() -> None:
         ticks = iter(range(10**6))
         # One second a look at the clock; the deadline never comes.
         deadline = Deadline(functools.partial(_next_float, ticks), float("inf"))
-        player = SearchPlayer(Settings(playouts=4000, think=think), seed=1)
+        player = SearchPlayer(Settings(playouts=4000, think=think, race=0.0), seed=1)  # no race: every deal
         player.start_game({"game": "g", "seat": game.to_act, "rules": Rules().to_mapping()})
         assert player.act(request, deadline) in request["legal"]
         looks.append(next(ticks))
