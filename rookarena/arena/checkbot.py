@@ -28,6 +28,7 @@ from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.wire.advice import Cause, diagnose, ignored_cause
+from rookarena.wire.names import name_from_hello
 from rookarena.wire.position import asked, fault_part
 
 CHECK_PRESETS = ("tournament", "open-nest", "kentucky")
@@ -87,7 +88,10 @@ async def check_bot(
     view = "" if hello.view else "; declined the view"
     checks.append(Check("handshake", True, f"name {hello.name!r}, version {hello.version!r}{view}"))
     checks.extend(_hello_warnings(probed, time.startup))
-    name = hello.name if hello.name != OPPONENT_NAME else f"{hello.name}-2"
+    # The hello is the bot's to write: its name may hold newlines or control characters, and it names the
+    # games, the logs and the report's lines, so it is made a valid name first (as a league does).
+    name = name_from_hello(hello.name)
+    name = name if name != OPPONENT_NAME else f"{name}-2"
     spec = dataclasses.replace(spec, name=name)
     ignored: list[str] = []
     slowest = 0.0

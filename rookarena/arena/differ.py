@@ -28,7 +28,7 @@ import trio
 from rookarena.arena.bots import BotProcess
 from rookarena.arena.specs import BotSpec, Fault, Limits, TimeControl
 from rookarena.wire.messages import bye_message
-from rookarena.wire.names import safe_file_name
+from rookarena.wire.names import printable, safe_file_name
 from rookarena.wire.transcript import Answer, Decision, News, died, script, seats_of, unit_of
 
 
@@ -162,7 +162,7 @@ class Differ:
             await proc.stop()
             return _with_stderr(f"{fault.kind}: at startup: {fault.detail}", proc)
         if proc.hello is not None and not self.hello:
-            self.hello = f"{proc.hello.name} {proc.hello.version}".strip()
+            self.hello = printable(f"{proc.hello.name} {proc.hello.version}".strip())  # the bot's words
         return None
 
     async def _stop_all(self) -> None:

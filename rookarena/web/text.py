@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rookarena.web.model import final_scores, teams_of
+from rookarena.wire.names import printable
 from rookarena.wire.position import comments_of, fault_where, held
 from rookarena.wire.position import hand_text as hand_text  # noqa: PLC0414 (its name here, where show's hands are written)
 
@@ -135,7 +136,7 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
         error = fault.get("error") if placed else None
         if isinstance(error, list) and error:
             lines.append("  its stderr said:")
-            lines.extend(f"    {text}" for text in error if isinstance(text, str))
+            lines.extend(f"    {printable(text)}" for text in error if isinstance(text, str))
     for hand in record.get("hands") or []:
         lines.append("")
         lines.extend(_hand_lines(hand, rules, seats, seat, times))

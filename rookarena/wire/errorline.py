@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from rookarena.wire.names import printable
+
 CONTEXT = 3  # lines before the error line that belong to it
 WIDTH = 300  # characters kept of a line
 
@@ -51,9 +53,9 @@ def quote(stderr: bytes, lines: int = CONTEXT + 1) -> list[str]:
         line = all_lines[index]
         for pattern, before in _ERRORS:
             if pattern.search(line):
-                return _around(all_lines, index, before)
+                return [printable(line)[:WIDTH] for line in _around(all_lines, index, before)]
     kept = [line for line in all_lines if not _NOISE.match(line)]
-    return kept[-lines:]
+    return [printable(line)[:WIDTH] for line in kept[-lines:]]
 
 
 def _around(all_lines: list[str], index: int, before: int) -> list[str]:
@@ -82,8 +84,8 @@ def summary(stderr: bytes) -> str:
 
 
 def summary_of(quoted: list[str]) -> str:
-    """The one line of quoted lines (``quote``'s) that says the error."""
+    """The one line of quoted lines (``quote``'s, or a record's, which may be older) that says the error."""
     for index in range(len(quoted) - 1, -1, -1):
         if _is_error(quoted[index]):
-            return " ".join(line.strip() for line in quoted[index : index + 2])
-    return quoted[-1].strip() if quoted else ""
+            return printable(" ".join(line.strip() for line in quoted[index : index + 2]))
+    return printable(quoted[-1].strip()) if quoted else ""

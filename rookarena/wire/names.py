@@ -44,6 +44,15 @@ def safe_file_name(text: str, suffix: str = "") -> str:
     return safe + suffix
 
 
+def printable(text: str) -> str:
+    """``text`` made fit for one printed line: tabs as spaces, and every other character that is not
+    printable (a newline, NUL, an escape sequence's ESC, a bidi override, a lone surrogate) written as its
+    escape, so that what a bot wrote can neither break a line nor drive the terminal showing it."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text.expandtabs(4))
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
 

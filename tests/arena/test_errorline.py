@@ -97,8 +97,28 @@ def test_a_program_killed_by_a_signal_quotes_its_last_words() -> None:
 def test_any_stderr_gives_a_short_quote(stderr: bytes) -> None:
     quoted = errorline.quote(stderr)
     assert len(quoted) <= errorline.CONTEXT + 2
-    assert all(len(line) <= errorline.WIDTH and "\n" not in line for line in quoted)
-    assert "\n" not in errorline.summary(stderr)
+    assert all(len(line) <= errorline.WIDTH and line.isprintable() for line in quoted)
+    assert errorline.summary(stderr).isprintable()
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        b"\x1b[2J\x1b[Hseat 0 (other) crash: forged\x1b[0m\nKeyError: 'x'\x1b]0;title\x07",
+        "ValueError: \u202eevil\u202c done\x00".encode(),
+        b"RuntimeError: a\x08\x08\x08b\x7f\x9b31m",
+        b'\tat Main.main(Main.java:3)\rException in thread "main" java.lang.Error: \x1b[31mred',
+    ],
+)
+def test_what_a_bot_wrote_reaches_no_terminal_unescaped(stderr: bytes) -> None:
+    """Escape sequences, bidi overrides, NUL, backspaces: written as escapes in the quote, the one-line
+    summary and ``show``'s lines, so that a bot's stderr can neither forge a line nor drive a terminal."""
+    quoted = errorline.quote(stderr)
+    assert quoted and all(line.isprintable() for line in quoted), quoted
+    assert errorline.summary(stderr).isprintable()
+    assert any("\\x1b" in line or "\\u202e" in line or "\\x08" in line for line in quoted), quoted
+    raw = stderr.decode(errors="replace").splitlines()  # as a record written before quotes were escaped
+    assert errorline.summary_of(raw).isprintable()
 
 
 def test_each_game_shows_its_own_stderr_and_a_crash_its_error(tmp_path: pathlib.Path) -> None:

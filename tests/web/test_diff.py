@@ -25,6 +25,7 @@ from rookarena.arena.specs import BotSpec, Limits, TimeControl, command_of
 from rookarena.cli import main
 from rookarena.web import diff as diff_page
 from rookarena.wire import records, transcript
+from rookarena.wire.names import printable
 from rookarena.wire.transcript import Decision, DecisionKind, News
 
 VARIANT = TEST_BOTS / "variant_bot.py"
@@ -277,6 +278,19 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
     same = CliRunner().invoke(main, args)
     assert same.exit_code == 0, same.output
     assert ": 1 games," in same.output and "no decision differs" in same.output
+
+
+@pytest.mark.parametrize("hostile", ["adv\nseat 0 (other) crash: forged", "bell\x07\x1b[31mred\u202e"])
+def test_a_hostile_hello_reaches_the_output_only_escaped(
+    hostile: str, played: tuple[pathlib.Path, pathlib.Path]
+) -> None:
+    out, _ = played
+    named = f"{sys.executable} {TEST_BOTS / 'named_bot.py'} {hostile.encode().hex()}"
+    result = CliRunner().invoke(main, ["diff", named, "old", "--from", str(out), "--game", "match-0001"])
+    assert result.exit_code == 0, result.output
+    assert all(ch.isprintable() or ch == "\n" for ch in result.output), repr(result.output)
+    assert not any(line.startswith("seat 0 (other)") for line in result.output.splitlines())
+    assert result.output.splitlines()[0].startswith(f"NEW {named!r} ({printable(hostile)} 1) against OLD 'old'")
 
 
 def test_the_command_refuses_an_unknown_bot_or_game(played: tuple[pathlib.Path, pathlib.Path]) -> None:

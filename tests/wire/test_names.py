@@ -14,7 +14,7 @@ from conftest import ROOT, TEST_BOTS
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena.wire.names import MAX_FILE_NAME, name_from_hello, name_problem, safe_file_name
+from rookarena.wire.names import MAX_FILE_NAME, name_from_hello, name_problem, printable, safe_file_name
 
 SCRIPTED = TEST_BOTS / "scripted_bot.py"
 HOSTILE = [
@@ -94,3 +94,38 @@ def test_rookarena_match_shows_a_hostile_hello_name_only_made_valid(hostile: str
     record = json.loads((out / "games.jsonl").read_text(encoding="utf-8").splitlines()[0])
     hellos = [bot["hello"]["name"] for bot in record["bots"] if bot["hello"]]
     assert hostile in hellos
+
+
+@given(ANY_TEXT)
+def test_any_text_is_printed_on_one_line_and_printable_text_as_it_is(text: str) -> None:
+    shown = printable(text)
+    assert shown.isprintable()
+    assert (shown == text) == text.isprintable()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("hostile", HOSTILE[:5], ids=["newline", "nul", "surrogate", "bidi", "escape"])
+def test_check_bot_shows_a_hostile_hello_name_only_made_valid(hostile: str, tmp_path: pathlib.Path) -> None:
+    """check-bot names its report, the games and the logs after the hello: made a valid name first, so the
+    report has no forged or unprintable line and every log is a plain file in the folder asked for."""
+    named = f"{sys.executable} {TEST_BOTS / 'named_bot.py'} {hostile.encode('utf-8', 'surrogatepass').hex()}"
+    logs = tmp_path / "logs"
+    result = subprocess.run(
+        [sys.executable, "-m", "rookarena", "check-bot", named, "--games", "1", "--logs", str(logs)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    for text in (result.stdout, result.stderr):
+        assert all(ch.isprintable() or ch == "\n" for ch in text), repr(text)
+        assert not any(line.startswith("seat 0 (other)") for line in text.splitlines())
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"check-bot {name_from_hello(hostile)}"
+    assert lines[-1].startswith(f"{name_from_hello(hostile)}: compliant")
+    assert any(logs.iterdir())
+    for path in tmp_path.rglob("*"):
+        assert path.is_dir() or path.parent == logs, path
+        assert all(ch.isprintable() for ch in path.name), path
