@@ -11,7 +11,7 @@ figures; the seconds of its decisions are reported by phase.
 
 Run: ``python bench/hands.py [--rules tournament] [--deals 200] [--seed 9000] [--level 3] [--set exact=4 ...]``
 (``--set`` overrides a field of :class:`rookarena.players.search.Settings`; ``--against`` another
-setting of the search, same form, instead of the heuristic).
+setting of the search, same form, instead of the heuristic); ``--compare A B`` pairs two ``--out`` files.
 """
 
 from __future__ import annotations
@@ -86,13 +86,30 @@ def search_arguments(parser: argparse.ArgumentParser, deals: int, seed: int) -> 
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
 
 
+def compare(first: str, second: str) -> None:
+    """The mean and 95% interval of the deal-by-deal difference of two ``--out`` files (same deals)."""
+    with open(first, encoding="utf-8") as a, open(second, encoding="utf-8") as b:
+        pairs = list(zip((int(line) for line in a), (int(line) for line in b), strict=True))
+    diffs = [y - x for x, y in pairs]
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    differ = sum(1 for d in diffs if d)
+    print(
+        f"{second} minus {first}: {statistics.fmean(diffs):+.1f} ± {half:.1f} a deal pair "
+        f"({differ} of {len(diffs)} differ)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     search_arguments(parser, deals=200, seed=9000)
     parser.add_argument("--against", nargs="*", default=None, metavar="NAME=VALUE")
     parser.add_argument("--against-level", type=int, default=3)
     parser.add_argument("--out", help="write each deal pair's difference here, one a line")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="two --out files, deal by deal: B minus A")
     args = parser.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
     settings = parse_settings(args.level, args.set)
     other = parse_settings(args.against_level, args.against) if args.against is not None else None
     timing = Timing()
