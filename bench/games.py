@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
-import pathlib
 import time
 from typing import Any
 
-from hands import parse_settings, search_arguments
+from hands import paired, parse_settings, read_out, search_arguments
 
 from rookarena.engine.presets import PRESETS
 from rookarena.players.base import Player
@@ -51,11 +49,10 @@ def deal_pair(rules_name: str, seed: int, settings: Settings) -> list[dict[str, 
 
 
 def load(path: str) -> dict[int, list[dict[str, Any]]]:
+    lines = read_out(path)
     try:
-        rows = [json.loads(line) for line in pathlib.Path(path).read_text(encoding="utf-8").splitlines()]
+        rows = [json.loads(line) for line in lines]
         return {row["seed"]: row["games"] for row in rows}
-    except OSError as error:
-        raise SystemExit(f"{path}: cannot read it ({error.strerror})") from None
     except (ValueError, KeyError, TypeError):
         raise SystemExit(f"{path}: not a file that bench/games.py --out wrote (a JSON line a deal)") from None
 
@@ -71,15 +68,14 @@ def compare(first: str, second: str) -> None:
         return sum(bool(game["won"]) for game in rows[seed])
 
     diffs = [won(b, seed) - won(a, seed) for seed in seeds]
-    mean = sum(diffs) / len(diffs)
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    mean, half = paired([float(d) for d in diffs])
     differ = sum(1 for seed in seeds if a[seed] != b[seed])
     for name, rows in ((first, a), (second, b)):
         total = sum(won(rows, seed) for seed in seeds)
         print(f"{name}: {total} of {games} games ({100 * total / games:.1f}%)")
     print(
         f"second minus first: {sum(diffs):+d} games over {len(seeds)} deals, {mean:+.3f} ± "
-        f"{1.96 * sd / math.sqrt(len(diffs)):.3f} a deal (95%); {differ} deals differ"
+        f"{half:.3f} a deal (95%); {differ} deals differ"
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import pathlib
 import statistics
 import time
 from typing import Any
@@ -86,17 +87,31 @@ def search_arguments(parser: argparse.ArgumentParser, deals: int, seed: int) -> 
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE")
 
 
+def paired(diffs: list[float]) -> tuple[float, float]:
+    """The mean of deal-by-deal differences and the half-width of its 95% interval (two or more)."""
+    return statistics.fmean(diffs), 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+
+
+def read_out(path: str) -> list[str]:
+    """The lines of an ``--out`` file, or one line saying why it cannot be read."""
+    try:
+        return pathlib.Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise SystemExit(f"{path}: cannot read it ({getattr(error, 'strerror', None) or error})") from None
+
+
 def compare(first: str, second: str) -> None:
     """The mean and 95% interval of the deal-by-deal difference of two ``--out`` files (same deals)."""
-    with open(first, encoding="utf-8") as a, open(second, encoding="utf-8") as b:
-        pairs = list(zip((int(line) for line in a), (int(line) for line in b), strict=True))
-    diffs = [y - x for x, y in pairs]
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    try:
+        a, b = ([int(line) for line in read_out(path)] for path in (first, second))
+        diffs = [float(y - x) for x, y in zip(a, b, strict=True)]
+    except ValueError:
+        raise SystemExit(f"{first} and {second}: not two bench/hands.py --out files of the same deals") from None
+    if len(diffs) < 2:
+        raise SystemExit(f"{first} and {second} hold {len(diffs)} deal(s): two or more are needed")
+    mean, half = paired(diffs)
     differ = sum(1 for d in diffs if d)
-    print(
-        f"{second} minus {first}: {statistics.fmean(diffs):+.1f} ± {half:.1f} a deal pair "
-        f"({differ} of {len(diffs)} differ)"
-    )
+    print(f"{second} minus {first}: {mean:+.1f} ± {half:.1f} a deal pair ({differ} of {len(diffs)} differ)")
 
 
 def main() -> None:
