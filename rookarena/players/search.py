@@ -419,7 +419,7 @@ class SearchPlayer:
         active = list(range(len(options)))
         seen: list[list[float]] = [[] for _ in options]  # by option, its value in each deal (when racing)
         used = 0
-        while done < worlds if not race else used + len(active) <= budget or not done:
+        while (used + len(active) <= budget or not done) if race else done < worlds:
             held = sample_fitting(knowledge, rng, misfits, self.settings.grouped)
             nest = known_nest if known_nest is not None else sum(deck.points[card] for card in held[PILE])
             seed = rng.random()
