@@ -56,9 +56,11 @@ def main() -> None:
                     send({"id": last, "action": message["legal"][0]})  # the previous request's id
                     continue
                 if MODE == "memory-hog":
+                    # Address space, not touched pages: it reaches its limit in the same few milliseconds
+                    # however loaded the machine (zeroing 400 MB of pages can outlast a move clock there).
                     hoard = []
                     while True:
-                        hoard.append(bytearray(10_000_000))
+                        hoard.append(bytes(50_000_000))
                 if MODE == "cpu-spin":
                     while True:
                         pass
