@@ -65,6 +65,7 @@ class BotProcess:
         self._pending: list[Event] = []
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self.left_behind = 0  # processes of its session still running after it exited on its own
+        self.told_bye = False  # 'bye' was sent while it could be talked to: how it then ends is its own doing
         self._stdin_fd = self._stdout_fd = -1
         self._poller = select.poll()
         self._quick = False  # its last reply came within QUICK_WAIT: wait for the next one in the kernel first

@@ -343,7 +343,10 @@ def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:
 
 
 def _exits(preset_name: str, procs: list[BotProcess]) -> list[Check]:
-    for proc in procs:
+    told = [proc for proc in procs if proc.told_bye]  # the others were stopped for a fault named above
+    if not told:
+        return []
+    for proc in told:
         if proc.ended_by not in ("exit", None):
             return [
                 Check(

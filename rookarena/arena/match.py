@@ -298,13 +298,15 @@ class Match:
     def _exit_faults(self, game: Scheduled, record: dict[str, Any]) -> list[dict[str, Any]]:
         """Faults of bots that did not exit on 'bye' and end of input, or left processes behind.
 
-        They are counted against the bot but do not change the result of a game already played out.
+        They are counted against the bot but do not change the result of a game already played out. Only a
+        process told 'bye' is judged so: one stopped for a fault of its own (a timeout, a crash) is ended by
+        the referee, and that fault is already charged.
         """
         faults = []
         hand = len(record["hands"])
         for seat, slot in enumerate(self._slots(game)):
             proc = self.procs[slot]
-            if proc is None or proc.ended_by is None:
+            if proc is None or proc.ended_by is None or not proc.told_bye:
                 continue
             detail = None
             if proc.ended_by != "exit":
@@ -334,6 +336,7 @@ async def _stop_all(procs: Sequence[BotProcess], grace: float) -> None:
 
     async def stop(proc: BotProcess) -> None:
         if proc.alive:
+            proc.told_bye = True
             await proc.send(bye_message(), grace or proc.limits.grace)
         await proc.stop()
 

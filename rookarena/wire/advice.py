@@ -50,6 +50,10 @@ EXITED_EARLY = (
     "reading after game_over and exit only on 'bye' or end of input"
 )
 CRASHED = "the bot exited on an error: fix the error its stderr shows (quoted above)"
+CLOSED_OUTPUT = (
+    "the bot closed its stdout and went on running: keep stdout open until 'bye' or end of input (a child "
+    "process, or a library that closes file descriptors, may have closed it)"
+)
 LOAD_EARLY = (
     "its first decision of the game was late: load tables, models and caches before the hello (the startup "
     "deadline allows for it), not on the first 'act'"
@@ -141,6 +145,8 @@ def _diagnose(
             return Cause(detail, EXITED_EARLY)
         if detail.startswith("killed by SIG"):
             return Cause(detail, SIGNALLED)
+        if detail.startswith("closed its output"):  # and had not exited half a second later
+            return Cause(detail, CLOSED_OUTPUT)
         return Cause(detail, CRASHED)
     return Cause(detail, "")
 

@@ -73,6 +73,8 @@ BROKEN = [
     (f"{BAD} illegal", "'bid 999'", "'legal' list"),
     (f"{BAD} crash-start", "exited with status 3 before saying hello", "stderr"),
     (f"{BAD} crash-mid", "exited with status 7", "stderr"),
+    (f"{BAD} close-stdout", "crash: closed its output", "keep stdout open until 'bye'"),
+    (f"{BAD} endless-line", "limit: line: longer than 65536 bytes", "keep lines under 64 KiB"),
     (f"{BAD} ignore-sigterm", "stopped by sigkill", "end of file"),
     (f"{BAD} leave-child", "left 1 process(es) of its own running", "every child process"),
     (f"{BAD} stale-id", "that id is an earlier request's (stale)", "its own id"),
@@ -110,6 +112,16 @@ def test_broken_bots_fail_with_advice_for_the_cause(
     assert "Traceback" not in result.stderr
     for python in ("None", "Hello(", "Fault(", "Probe("):
         assert python not in result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["garbage", "crash-mid", "close-stdout", "endless-line"])
+def test_a_bot_stopped_for_its_fault_is_not_also_failed_on_its_exit(
+    mode: str, reports: dict[str, subprocess.CompletedProcess[str]]
+) -> None:
+    """The referee stops such a bot without 'bye' (its conversation is over): only the cause is reported."""
+    result = reports[f"{BAD} {mode}"]
+    assert "still running" not in result.stdout and "exit: exited on 'bye'" in result.stdout, result.stdout
 
 
 @pytest.mark.slow

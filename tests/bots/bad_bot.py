@@ -45,6 +45,8 @@ def main() -> None:
                     os._exit(7)
                 if MODE == "silent":
                     time.sleep(60)
+                if MODE == "freeze":
+                    os.kill(os.getpid(), signal.SIGSTOP)  # stopped until SIGCONT (or SIGKILL): deaf to SIGTERM
                 if MODE == "garbage":
                     sys.stdout.write("this is not json\n")
                     sys.stdout.flush()

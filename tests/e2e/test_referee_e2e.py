@@ -8,6 +8,7 @@ process of either bot is left behind.
 from __future__ import annotations
 
 import pathlib
+import random
 import sys
 import uuid
 from typing import Any
@@ -64,6 +65,7 @@ CASES = [
     ("illegal", "illegal", "bid 999"),
     ("endless-line", "limit", "line: longer than"),
     ("slow-start", "timeout", "hello"),
+    ("freeze", "timeout", "no reply"),
 ]
 
 
@@ -73,7 +75,8 @@ async def test_fault_is_classified_and_forfeits(mode: str, kind: str, detail: st
     played, marker = await play(mode, tmp_path, startup=1.0 if mode == "slow-start" else 5.0)
     assert len(played) == 2
     for record in played:
-        # A hung bot also fails to exit at the end: that is recorded on the last game, apart from the cause.
+        # A hung bot is kept after its timeout (it may answer the next request), so it is told 'bye' at the end
+        # and fails to exit: that is recorded on the last game, apart from the cause.
         faults = [f for f in record["faults"] if not f["detail"].startswith("did not exit")]
         assert faults, record["game_id"]
         assert {f["kind"] for f in faults} == {kind}
@@ -90,6 +93,32 @@ async def test_fault_is_classified_and_forfeits(mode: str, kind: str, detail: st
         if kind == "timeout" and mode != "slow-start":  # quick replies first: the deadline still holds
             waited = record["timing"][faults[0]["seat"]]["max"]
             assert 500 <= waited < 1500, waited
+    assert processes_with(marker) == []
+
+
+EXIT_FAULTS = ("did not exit within", "exited leaving")
+# Faults that end the conversation, after which the referee stops the process (a line that is not JSON, an
+# endless line, a closed output, an exit), and one that does not ("illegal": the process is kept). A bot
+# that only timed out is kept too (it may answer the next request), so it is told 'bye' and judged on how
+# it exits. Every mode here exits at once on 'bye' while it is healthy.
+STOPPED = ("crash-mid", "garbage", "endless-line", "close-stdout", "illegal")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case_seed", range(10))
+async def test_a_bot_is_judged_on_its_exit_only_when_told_bye(case_seed: int, tmp_path: pathlib.Path) -> None:
+    """A bot stopped for a fault that ended its conversation (still writing, still running, or gone) is ended by
+    the referee, not told 'bye': its records charge the cause alone, in every game, the last included."""
+    rng = random.Random(case_seed)
+    policy = rng.choice([FaultPolicy.FORFEIT, FaultPolicy.SUBSTITUTE])
+    mode = rng.choice(STOPPED)
+    games = rng.choice([1, 2, 4])
+    played, marker = await play(mode, tmp_path, games=games, policy=policy, move=0.3)
+    assert len(played) == games
+    for record in played:
+        for fault in record["faults"]:
+            assert record["seats"][fault["seat"]] == f"bad-{mode}", (mode, policy, fault)
+            assert not fault["detail"].startswith(EXIT_FAULTS), (mode, policy, fault)
     assert processes_with(marker) == []
 
 
