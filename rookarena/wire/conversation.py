@@ -230,7 +230,12 @@ class Conversation:
             message = _STRICT.decode(text)
         except _NotJSONError as exc:
             return ProtocolFault(FaultKind.MALFORMED, f"line is not JSON (RFC 8259): {exc}", text)
-        except (ValueError, RecursionError):  # not JSON, or JSON too deep or with too long a number
+        except RecursionError:
+            return ProtocolFault(FaultKind.MALFORMED, "line is not JSON the referee reads: nested too deep", text)
+        except ValueError as exc:  # not JSON, or an integer longer than Python reads (sys.int_info)
+            if "integer string conversion" in str(exc):
+                detail = "line is not JSON the referee reads: an integer with thousands of digits"
+                return ProtocolFault(FaultKind.MALFORMED, detail, text)
             return ProtocolFault(FaultKind.MALFORMED, "line is not JSON", text)
         if not isinstance(message, dict):
             return ProtocolFault(FaultKind.MALFORMED, f"expected a JSON object, got {describe(message)}", text)

@@ -29,6 +29,7 @@ import fcntl
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -62,6 +63,15 @@ MOVES = (
     "dup-key",  # a reply with the key "action" twice
     "bom",  # the right reply after a byte order mark
     "deaf",  # the right reply, then never reads its input again
+    "freeze",  # stops itself (SIGSTOP): deaf to everything but SIGKILL
+    "close-stdin",  # closes its input, then the right reply (its next read fails: it dies of it)
+    "hello-again",  # a second hello, then the right reply
+    "crlf",  # the right reply ended by CR LF (JSON allows the CR as whitespace)
+    "utf16",  # the right reply in UTF-16
+    "long-id",  # a reply whose id has 5,000 digits
+    "deep",  # a reply nested 30,000 arrays deep
+    "kill-group",  # SIGKILL to its own process group
+    "sigterm-self",  # SIGTERM to itself, which the referee did not send
 )
 
 F_SETPIPE_SZ = 1031  # fcntl: set a pipe's capacity (Linux)
@@ -164,6 +174,28 @@ def misbehave(move: str, request: dict[str, object], deadline: float) -> None:
         write("\ufeff" + right)
     elif move == "deaf":
         write(right)
+        time.sleep(60)
+    elif move == "freeze":
+        os.kill(os.getpid(), signal.SIGSTOP)
+        write(right)
+    elif move == "close-stdin":
+        os.close(0)
+        write(right)
+    elif move == "hello-again":
+        write(json.dumps({"type": "hello", "name": "again", "version": "1", "protocol": "rook/1"}) + "\n" + right)
+    elif move == "crlf":
+        write(right[:-1] + "\r\n")
+    elif move == "utf16":
+        sys.stdout.flush()
+        os.write(1, right.encode("utf-16"))
+    elif move == "long-id":
+        write(f'{{"id":{"7" * 5000},"action":"{first_legal(request)}"}}\n')
+    elif move == "deep":
+        write("[" * 30_000 + "]" * 30_000 + "\n")
+    elif move == "kill-group":
+        os.killpg(0, signal.SIGKILL)
+    elif move == "sigterm-self":
+        os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(60)
     elif move in ("flood-stale", "flood-empty"):
         line = "\n" if move == "flood-empty" else reply(request, request_id=request_id - 1)

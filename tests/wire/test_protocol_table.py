@@ -19,6 +19,7 @@ from conftest import ROOT
 from contract_cases import END, START
 from test_protocol_docs import is_valid
 
+from rookarena.wire.advice import diagnose
 from rookarena.wire.conversation import Conversation, Hello, Ignored, ProtocolFault, Reply, State
 
 DOC = ROOT / "protocol" / "PROTOCOL.md"
@@ -149,3 +150,25 @@ def test_the_columns_agree(row: dict[str, str]) -> None:
         assert row["schema"] == "accepts"
     if row["schema"] == "not JSON":
         assert row["verdict"] == "malformed"
+
+
+# Lines that are JSON by RFC 8259 but beyond what the referee reads: each gets a fault that says which, and
+# advice for it, whatever the size (the line limit of 64 KiB bounds both).
+BEYOND = [
+    ('{"id":' + "7" * 4301 + ',"action":"pass"}', "an integer with thousands of digits", "a plain integer"),
+    ('{"id":' + "1" * 60000 + ',"action":"pass"}', "an integer with thousands of digits", "a plain integer"),
+    ('{"id":7,"action":"pass","x":' + "[" * 2000 + "]" * 2000 + "}", "nested too deep", "one flat object"),
+    ("[" * 30000 + "]" * 30000, "nested too deep", "one flat object"),
+]
+
+
+@pytest.mark.parametrize(("line", "says", "advice"), BEYOND, ids=["id-4301", "id-60000", "deep-2000", "deep-30000"])
+def test_json_beyond_what_the_referee_reads_is_named(line: str, says: str, advice: str) -> None:
+    verdict, detail = referee_verdict([line], says)
+    assert (verdict, detail) == ("malformed", f"line is not JSON the referee reads: {says}")
+    assert advice in diagnose("malformed", detail, line).advice
+
+
+def test_an_id_of_a_few_hundred_digits_is_read() -> None:
+    """Below Python's limit a long id is read (it is not the open request's: an unknown id, ignored)."""
+    assert referee_verdict(['{"id":' + "7" * 300 + ',"action":"pass"}'], "") == ("timeout", "no reply")
