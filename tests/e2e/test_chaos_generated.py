@@ -117,7 +117,7 @@ def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, di
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("league_seed", [1, 2, 3])
+@pytest.mark.parametrize("league_seed", [1, 2, 3, 4, 5, 6])
 def test_generated_adversaries_cannot_break_a_league(
     league_seed: int, baseline: dict[str, dict[str, dict[str, Any]]], tmp_path: pathlib.Path
 ) -> None:
