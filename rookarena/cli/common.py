@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import pathlib
 import shutil
 import sys
@@ -26,9 +27,6 @@ if TYPE_CHECKING:
 
 # The commands that run bots import trio, the referee and the league runner when they run, so that the
 # views of the results (show, report, standings) and --help start without them.
-
-# The commands that run bots import trio, the referee and the league runner when they run, so that the
-# views of the results (show, report, standings) and --help start without them.
 FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.arena.referee.FaultPolicy's values (a test keeps them equal)
 
 
@@ -41,10 +39,21 @@ def main() -> None:
     """Referee and tournament runner for computer Rook."""
 
 
+class FiniteFloat(click.FloatRange):
+    """A number in a range, and a number: click's FloatRange lets ``nan`` through (it compares false with
+    either bound), and ``inf`` where there is no upper bound."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
+
+
 def _time_option(flag: str, least: float, default: float | None, help_text: str) -> Callable[[Any], Any]:
     if default is None:
-        return click.option(flag, type=click.FloatRange(min=least), help=help_text)
-    return click.option(flag, type=click.FloatRange(min=least), default=default, show_default=True, help=help_text)
+        return click.option(flag, type=FiniteFloat(min=least), help=help_text)
+    return click.option(flag, type=FiniteFloat(min=least), default=default, show_default=True, help=help_text)
 
 
 def move_time_option(default: float | None, help_text: str = "Seconds per decision.") -> Callable[[Any], Any]:

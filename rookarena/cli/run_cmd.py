@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rookarena.arena import proctree
-from rookarena.cli.common import WIDE_HELP, _logging, _table_format, main, write_standings
+from rookarena.cli.common import WIDE_HELP, FiniteFloat, _logging, _table_format, main, write_standings
 from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.results import directory as results
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--standings-every",
-    type=click.FloatRange(min=0),
+    type=FiniteFloat(min=0),
     metavar="SECONDS",
     help="Print the standings so far between games, at most this often (0: after every game; or press s).",
 )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rookarena.cli.common import _logging, _spec, bank_option, main, move_time_option, startup_option
+from rookarena.cli.common import FiniteFloat, _logging, _spec, bank_option, main, move_time_option, startup_option
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 @click.option("--playouts", type=click.IntRange(min=1), help="Playouts per decision (overrides --level's budget).")
 @click.option(
     "--think",
-    type=click.FloatRange(min=0),
+    type=FiniteFloat(min=0),
     help="Most seconds a decision may think (overrides --level's cap: 0.15 at level 3; 0 for none).",
 )
 def bot(name: str, level: int | None, seed: str, playouts: int | None, think: float | None) -> None:
@@ -72,8 +72,8 @@ def _write_page(path: pathlib.Path, text: str) -> None:
     help="Games embedded for the viewer; past it, the faulted, closest and most lopsided ones.",
 )
 @click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", help="Show this SPRT's LLR per deal pair (a match).")
-@click.option("--alpha", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT α.")
-@click.option("--beta", type=click.FloatRange(0.0001, 0.5), default=0.05, show_default=True, help="SPRT β.")
+@click.option("--alpha", type=FiniteFloat(0.0001, 0.5), default=0.05, show_default=True, help="SPRT α.")
+@click.option("--beta", type=FiniteFloat(0.0001, 0.5), default=0.05, show_default=True, help="SPRT β.")
 def report_command(
     directories: tuple[str, ...],
     output: str | None,

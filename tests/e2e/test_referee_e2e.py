@@ -113,7 +113,9 @@ async def test_a_bot_is_judged_on_its_exit_only_when_told_bye(case_seed: int, tm
     policy = rng.choice([FaultPolicy.FORFEIT, FaultPolicy.SUBSTITUTE])
     mode = rng.choice(STOPPED)
     games = rng.choice([1, 2, 4])
-    played, marker = await play(mode, tmp_path, games=games, policy=policy, move=0.3)
+    played, marker = await play(
+        mode, tmp_path, games=games, policy=policy, move=1.0
+    )  # room for the random bot on a loaded machine
     assert len(played) == games
     for record in played:
         for fault in record["faults"]:
