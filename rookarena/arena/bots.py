@@ -23,8 +23,7 @@ from rookarena.arena import process as kernel
 from rookarena.arena import proctree
 from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
-from rookarena.arena.specs import Fault
-from rookarena.arena.specs import Limits as Limits  # noqa: PLC0414 (check-bot's name for it)
+from rookarena.arena.specs import Fault, Limits
 from rookarena.wire.conversation import Conversation, Event, FaultKind, Hello, Ignored, ProtocolFault, Reply, encode
 from rookarena.wire.messages import hello_message
 

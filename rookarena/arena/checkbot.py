@@ -21,10 +21,11 @@ from typing import Any
 
 import trio
 
-from rookarena.arena.bots import BotProcess, BotSpec, Limits
+from rookarena.arena.bots import BotProcess, BotSpec
 from rookarena.arena.handshake import OPPONENT_NAME, Probe, probe, replies_buffered
 from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import Limits
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.wire.advice import Cause, diagnose, ignored_cause

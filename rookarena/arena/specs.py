@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -67,6 +68,12 @@ class TimeControl:
     move: float = 1.0  # seconds per decision
     bank: float = 0.0  # extra seconds per game a seat may spend beyond its per-decision time
     startup: float = 10.0  # seconds to start and say hello
+
+    def __post_init__(self) -> None:
+        for name in ("move", "bank", "startup"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
+                raise ValueError(f"time control: {name} must be a finite number of seconds, 0 or more, got {value!r}")
 
     def grant(self, bank_left: float) -> float:
         """The most a decision may take while the seat's bank holds ``bank_left`` seconds."""

@@ -13,9 +13,10 @@ from fault_games import forfeited
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena.arena.bots import BotSpec, Limits
+from rookarena.arena.bots import BotSpec
 from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.referee import FaultPolicy, TimeControl
+from rookarena.arena.specs import Limits
 from rookarena.engine.presets import TOURNAMENT
 from rookarena.web import sources
 from rookarena.web.text import game_text

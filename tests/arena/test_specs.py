@@ -76,3 +76,20 @@ PINNED_DEALS = [3368640345659678855, 5423680908189825684]
 PINNED_SUBSTITUTE = 9049393380984546649
 PINNED_SEATS = [577560216, 638344172, 1745223481, 910749698]
 PINNED_REQUEST = 5695428764242632
+
+
+@given(
+    field=st.sampled_from(["move", "bank", "startup"]),
+    value=st.one_of(st.floats(), st.integers(min_value=-(10**6), max_value=10**6), st.booleans(), st.text(max_size=3)),
+)
+def test_a_time_control_is_finite_seconds_or_refused_in_a_sentence(field: str, value: object) -> None:
+    """What a caller of the library passes (the command line and the config file check first): a clock of
+    nan, inf, a negative number or not a number at all never reaches a referee."""
+    good = not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value < float("inf")
+    try:
+        clock = TimeControl(**{field: value})  # type: ignore[arg-type]
+    except ValueError as exc:
+        assert not good
+        assert str(exc).startswith(f"time control: {field} must be a finite number of seconds")
+    else:
+        assert good and getattr(clock, field) == value
