@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import math
 import pathlib
@@ -33,7 +34,41 @@ FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.arena.referee.FaultPolic
 ISOLATIONS = ("none", "bwrap")  # rookarena.arena.isolation.CHOICES (a test keeps them equal)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group: an error of the package's own (a damaged record, a bad rule) or of the system (a
+    file that cannot be read or written) that a command did not word itself is still one plain line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
+        except OSError as exc:
+            if exc.filename is None or exc.strerror is None:
+                raise
+            raise click.ClickException(f"{exc.filename}: {exc.strerror}") from None
+
+
+def reads_records(command: Callable[..., None]) -> Callable[..., None]:
+    """For a command that reads results directories: a record of another shape than a league writes (a file
+    edited by hand or damaged on disk) deep in a field the reading checks do not cover is one plain line
+    too, naming the directory."""
+
+    @functools.wraps(command)
+    def reading(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+            where = kwargs.get("directory") or ", ".join(kwargs.get("directories") or ())
+            raise click.ClickException(
+                f"{where}: a record there is not as a league writes it ({type(exc).__name__}: {exc}): "
+                "was games.jsonl edited or damaged?"
+            ) from None
+
+    return reading
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rookarena")
 def main() -> None:
     """Referee and tournament runner for computer Rook."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from rookarena.cli.common import WIDE_HELP, _table_or_json, main, render_standings
+from rookarena.cli.common import WIDE_HELP, _table_or_json, main, reads_records, render_standings
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.results import export, standings
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     help="Any tabulate table format, or json (the rows of standings.json).",
 )
 @click.option("--wide", is_flag=True, help=WIDE_HELP)
+@reads_records
 def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> None:
     """Print the standings of one results directory, or of several (shards) merged."""
     paths = [pathlib.Path(d) for d in directories]

@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from rookarena.cli.common import FiniteFloat, _logging, _spec, bank_option, main, move_time_option, startup_option
+from rookarena.cli.common import (
+    FiniteFloat,
+    _logging,
+    _spec,
+    bank_option,
+    main,
+    move_time_option,
+    reads_records,
+    startup_option,
+)
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
@@ -74,6 +83,7 @@ def _write_page(path: pathlib.Path, text: str) -> None:
 @click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1", help="Show this SPRT's LLR per deal pair (a match).")
 @click.option("--alpha", type=FiniteFloat(0.0001, 0.5), default=0.05, show_default=True, help="SPRT α.")
 @click.option("--beta", type=FiniteFloat(0.0001, 0.5), default=0.05, show_default=True, help="SPRT β.")
+@reads_records
 def report_command(
     directories: tuple[str, ...],
     output: str | None,
@@ -155,6 +165,7 @@ def _find_game(directory: str, game: str) -> dict[str, Any]:
 @click.argument("directory", type=click.Path(file_okay=False, exists=True))
 @click.argument("game")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/GAME_ID.html).")
+@reads_records
 def replay_command(directory: str, game: str, output: str | None) -> None:
     """Write the replay viewer of game GAME of DIRECTORY as one HTML file (with its duplicate partner)."""
     from rookarena import __version__  # noqa: PLC0415
@@ -175,6 +186,7 @@ def replay_command(directory: str, game: str, output: str | None) -> None:
 @click.argument("directory", type=click.Path(file_okay=False, exists=True))
 @click.argument("game")
 @click.option("--seat", type=click.IntRange(0, 3), help="Only what this seat knew.")
+@reads_records
 def show_command(directory: str, game: str, seat: int | None) -> None:
     """Print game GAME of DIRECTORY as text: every hand's cards, auction, nest, trump, tricks and scores."""
     from rookarena.web import text  # noqa: PLC0415

@@ -133,7 +133,7 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
     with path.open("rb") as stream:
         for number, line in enumerate(stream, 1):
             try:
-                record = records.loads(line.decode("utf-8")) if line.strip() else None
+                record = records.load_record(line.decode("utf-8")) if line.strip() else None
             except (UnicodeDecodeError, RookError) as exc:
                 if line.endswith(b"\n"):
                     raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
@@ -404,7 +404,7 @@ def each_placed(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not line.strip():
                 continue
             try:
-                record = records.loads(line.decode("utf-8"))
+                record = records.load_record(line.decode("utf-8"))
             except (UnicodeDecodeError, RookError) as exc:
                 if not line.endswith(b"\n"):
                     return  # the last line, cut short by a crash

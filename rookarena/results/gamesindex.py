@@ -290,7 +290,7 @@ def each_line(games: pathlib.Path, start: int = 0) -> Iterator[tuple[int, bytes,
             if not line.endswith(b"\n"):
                 return
             try:
-                record = records.loads(line.decode("utf-8"))
+                record = records.load_record(line.decode("utf-8"))
             except (UnicodeDecodeError, RookError):
                 return
             yield begin, line, record

@@ -73,7 +73,7 @@ class Scan:
 
     def records(self, positions: Iterable[int]) -> dict[int, dict[str, Any]]:
         """The records at ``positions``, each read from its offset."""
-        return {position: records.loads(line) for position, line in self.lines(positions).items()}
+        return {position: records.load_record(line) for position, line in self.lines(positions).items()}
 
     def lines(self, positions: Iterable[int]) -> dict[int, str]:
         """The lines of ``games.jsonl`` that hold the records at ``positions``, each read from its offset
@@ -89,7 +89,7 @@ class Scan:
                     stream = streams[number] = self.files[number].open("rb")
                 stream.seek(self.offset_of[position])
                 line = stream.readline().decode("utf-8")
-                if records.loads(line).get("game_id", self.digest.ids[position]) != self.digest.ids[position]:
+                if records.load_record(line).get("game_id", self.digest.ids[position]) != self.digest.ids[position]:
                     raise results.ResultsError(f"{self.files[number]}: changed while it was read")
                 out[position] = line
         finally:
@@ -165,7 +165,7 @@ class Stored(Sequence[tuple[str, dict[str, Any]]]):
         gid, path, offset = self.where[index]
         with path.open("rb") as stream:
             stream.seek(offset)
-            return gid, records.loads(stream.readline().decode("utf-8"))
+            return gid, records.load_record(stream.readline().decode("utf-8"))
 
     def ids(self) -> list[str]:
         return [gid for gid, _, _ in self.where]
@@ -244,7 +244,7 @@ def lines_with(path: pathlib.Path, needles: Sequence[bytes]) -> Iterator[tuple[i
 
 def _record_at(line: bytes) -> dict[str, Any] | None:
     try:
-        return records.loads(line.decode("utf-8"))
+        return records.load_record(line.decode("utf-8"))
     except (UnicodeDecodeError, RookError):
         return None
 

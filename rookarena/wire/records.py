@@ -112,6 +112,48 @@ def loads(line: str) -> dict[str, Any]:
     return record
 
 
+def load_record(line: str) -> dict[str, Any]:
+    """One game record from one line: :func:`loads`, and :class:`RecordError` unless the fields every reader
+    relies on have the shape a league writes (a line of other JSON is a damaged record, not a crash)."""
+    record = loads(line)
+    problem = shape_problem(record)
+    if problem is not None:
+        raise RecordError(f"not a game record: {problem}")
+    return record
+
+
+def _names(value: Any, count: int) -> bool:
+    return isinstance(value, list) and len(value) == count and all(isinstance(name, str) for name in value)
+
+
+def _points(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def shape_problem(record: Mapping[str, Any]) -> str | None:
+    """What is wrong with the top of a record, or None."""
+    if not _names(record.get("seats"), 4):
+        return "'seats' must be a list of 4 names"
+    if "teams" in record and not _names(record["teams"], 2):
+        return "'teams' must be a list of 2 names"
+    if "game_id" in record and not isinstance(record["game_id"], str):
+        return "'game_id' must be a string"
+    hands = record.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(hand, dict) and _points(hand.get("scores")) for hand in hands):
+        return "'hands' must be a list of hands, each with its 'scores'"
+    result = record.get("result")
+    if result is not None and not (
+        isinstance(result, dict) and _points(result.get("scores")) and result.get("winner") in (None, 0, 1)
+    ):
+        return "'result' must hold the 'scores' and the 'winner' (0, 1 or null)"
+    faults = record.get("faults", [])
+    if not isinstance(faults, list) or not all(
+        isinstance(f, dict) and f.get("seat") in (0, 1, 2, 3) and isinstance(f.get("kind"), str) for f in faults
+    ):
+        return "'faults' must be a list of faults, each with its 'seat' (0 to 3) and 'kind'"
+    return None
+
+
 def write(stream: IO[str], record: Mapping[str, Any]) -> None:
     stream.write(dumps(record) + "\n")
 

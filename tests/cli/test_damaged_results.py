@@ -1,0 +1,109 @@
+"""Every command that reads a results directory meets a damaged one with one plain line, never a traceback.
+
+The directories are a real league's layout (``tests/web_games.py``) damaged by a seeded random edit: cut
+anywhere, bytes flipped, a line of garbage or of the wrong JSON, a line twice, the league file gone or not
+JSON, the records empty. Each reading command is run on it in process.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import random
+import tempfile
+from collections.abc import Callable
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from web_games import league_records, write_dir
+
+from rookarena.cli import main
+
+NAMES = ["alpha", "beta", "gamma"]
+PLAYED = league_records(NAMES, deals=2, seed=3)
+FIRST = PLAYED[0]["game_id"]
+
+
+def _cut(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    data = games.read_bytes()
+    games.write_bytes(data[: rng.randrange(len(data) + 1)])
+
+
+def _flip(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    data = bytearray(games.read_bytes())
+    for _ in range(rng.randint(1, 20) if data else 0):
+        data[rng.randrange(len(data))] = rng.randrange(256)
+    games.write_bytes(bytes(data))
+
+
+def _insert(line: bytes) -> Callable[[pathlib.Path, pathlib.Path, random.Random], None]:
+    def insert(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+        lines = games.read_bytes().splitlines(keepends=True)
+        lines.insert(rng.randrange(len(lines) + 1), line)
+        games.write_bytes(b"".join(lines))
+
+    return insert
+
+
+def _twice(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    lines = games.read_bytes().splitlines(keepends=True) or [b"\n"]
+    lines.insert(rng.randrange(len(lines) + 1), rng.choice(lines))
+    games.write_bytes(b"".join(lines))
+
+
+def _no_league(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    league.unlink()
+
+
+def _bad_league(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    league.write_bytes(rng.choice([b"", b"{", b"[]", b"\xff\xfe", json.dumps({"name": 5}).encode()]))
+
+
+def _empty(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    games.write_bytes(b"")
+
+
+DAMAGE = {
+    "cut": _cut,
+    "flip": _flip,
+    "garbage line": _insert(b"this is not json\n"),
+    "wrong JSON": _insert(b'{"game_id": 7, "hands": "none"}\n'),
+    "array line": _insert(b"[1, 2, 3]\n"),
+    "line twice": _twice,
+    "no league file": _no_league,
+    "bad league file": _bad_league,
+    "no records": _empty,
+}
+COMMANDS = [
+    ["show", "{dir}", FIRST],
+    ["show", "{dir}", FIRST, "--seat", "2"],
+    ["replay", "{dir}", FIRST, "--output", "{dir}/replay.html"],
+    ["report", "{dir}", "--output", "{dir}/report.html"],
+    ["standings", "{dir}"],
+]
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    damage=st.lists(st.sampled_from(sorted(DAMAGE)), min_size=1, max_size=3),
+    seed=st.integers(0, 2**32),
+    command=st.sampled_from(COMMANDS),
+)
+def test_a_damaged_directory_gets_one_plain_line(damage: list[str], seed: int, command: list[str]) -> None:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as base:
+        directory = write_dir(pathlib.Path(base) / "results", PLAYED, NAMES, deals=2)
+        for name in damage:
+            if (directory / "league.json").exists() or name not in ("no league file", "bad league file"):
+                DAMAGE[name](directory / "games.jsonl", directory / "league.json", rng)
+        args = [part.replace("{dir}", str(directory)) for part in command]
+        result = CliRunner().invoke(main, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (damage, args, result.output)
+    assert result.exit_code in (0, 1), (damage, args, result.output)
+    assert "Traceback" not in result.output
+    if result.exit_code == 1:
+        last = result.output.rstrip("\n").splitlines()[-1]
+        assert last.startswith("Error: ") and len(last) < 1000, (damage, args, result.output)
