@@ -33,6 +33,7 @@ async def play(
     games: int = 2,
     policy: FaultPolicy = FaultPolicy.FORFEIT,
     bad_limits: Limits | None = None,
+    grace: float = 0.3,
     **time: float,
 ) -> tuple[list[dict[str, Any]], str]:
     marker = f"rookarena-test-{uuid.uuid4().hex}"
@@ -47,7 +48,7 @@ async def play(
         seed=11,
         time=TimeControl(move=time.get("move", 0.5), startup=time.get("startup", 5.0)),
         policy=policy,
-        limits=Limits(startup=time.get("startup", 5.0), grace=0.3, stderr_cap=100_000),
+        limits=Limits(startup=time.get("startup", 5.0), grace=grace, stderr_cap=100_000),
         log_dir=tmp_path,
     )
     played: list[dict[str, Any]] = []
@@ -113,9 +114,8 @@ async def test_a_bot_is_judged_on_its_exit_only_when_told_bye(case_seed: int, tm
     policy = rng.choice([FaultPolicy.FORFEIT, FaultPolicy.SUBSTITUTE])
     mode = rng.choice(STOPPED)
     games = rng.choice([1, 2, 4])
-    played, marker = await play(
-        mode, tmp_path, games=games, policy=policy, move=1.0
-    )  # room for the random bot on a loaded machine
+    # Room on a loaded machine: for the random bot's replies, and for both bots' exits when told 'bye'.
+    played, marker = await play(mode, tmp_path, games=games, policy=policy, move=1.0, grace=2.0)
     assert len(played) == games
     for record in played:
         for fault in record["faults"]:
