@@ -13,8 +13,6 @@ import os
 import pathlib
 import sys
 
-import pytest
-
 TESTS = pathlib.Path(__file__).resolve().parent
 """This folder."""
 
@@ -30,31 +28,3 @@ GOLDEN = TESTS / "golden"
 # Commands such as ``rookarena bot search`` name the installed script, which lives beside the interpreter
 # that runs the tests: found first, whether or not the virtual environment was activated.
 os.environ["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])
-
-# The longest tests, with their seconds on a 2-core machine: run first, so that on several workers (-n auto)
-# the short tests fill the time around them instead of one worker finishing alone with a long test at the
-# end. A name that no longer matches only loses its place; the order never changes what a test checks.
-LONGEST = {
-    "tests/e2e/test_secrecy_peeking.py::test_over_a_thousand_isolated_seat_games_nothing_is_learned": 250,
-    "tests/e2e/test_secrecy_peeking.py::test_over_a_thousand_seat_games_the_messages_tell_no_card": 85,
-    "tests/e2e/test_chaos.py::test_chaos_league": 85,
-    "tests/cli/test_match_cli.py::test_an_undecided_run_exits_4_unless_the_fixed_verdict_is_asked_for": 42,
-    "tests/e2e/test_slurm.py::test_a_sharded_league_on_slurm_gives_the_unsharded_table": 39,
-    "tests/cli/test_match_cli.py::test_identical_bots_get_a_plain_points_llr": 34,
-    "tests/results/test_sprt_calibration.py": 25,
-    "tests/arena/test_fault_positions.py::test_each_fault_is_placed_where_its_seat_was_asked": 24,
-}
-SLOW = 10  # seconds assumed for any other test marked slow
-
-
-def expected_seconds(item: pytest.Item) -> float:
-    """How long a test is expected to take, for the order the tests are handed out in."""
-    for name, seconds in LONGEST.items():
-        if item.nodeid == name or item.nodeid.startswith((name + "[", name + "::")):
-            return seconds
-    return SLOW if item.get_closest_marker("slow") is not None else 0
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest tests first (a stable sort: the rest keep their files' order)."""
-    items.sort(key=lambda item: -expected_seconds(item))

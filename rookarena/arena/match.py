@@ -299,8 +299,8 @@ class Match:
         """Faults of bots that did not exit on 'bye' and end of input, or left processes behind.
 
         They are counted against the bot but do not change the result of a game already played out. Only a
-        process told 'bye' is judged so: one stopped for a fault of its own (a timeout, a crash) is ended by
-        the referee, and that fault is already charged.
+        process told 'bye' is judged so: one stopped for a fault that ended its conversation (a crash, a line
+        that is not JSON, a limit) is ended by the referee, and that fault is already charged.
         """
         faults = []
         hand = len(record["hands"])

@@ -58,6 +58,8 @@ def reads_records(command: Callable[..., None]) -> Callable[..., None]:
     def reading(*args: Any, **kwargs: Any) -> None:
         try:
             command(*args, **kwargs)
+        except RookError:
+            raise  # worded already: the group prints it as it is
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             where = kwargs.get("directory") or ", ".join(kwargs.get("directories") or ())
             raise click.ClickException(
