@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import errno
 import functools
 import logging
 import math
@@ -36,7 +38,16 @@ ISOLATIONS = ("none", "bwrap")  # rookarena.arena.isolation.CHOICES (a test keep
 
 class _Commands(click.Group):
     """The command group: an error of the package's own (a damaged record, a bad rule) or of the system (a
-    file that cannot be read or written) that a command did not word itself is still one plain line."""
+    file that cannot be read or written, an output that cannot take what is printed: a full disk, a closed
+    pipe, a lost terminal) that a command did not word itself is still one plain line."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:  # outside a command too: --help printed to a full disk
+            with contextlib.suppress(OSError, ValueError):
+                click.echo(f"Error: {_system_error(exc)}", err=True)
+            sys.exit(1)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -44,9 +55,36 @@ class _Commands(click.Group):
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
         except OSError as exc:
-            if exc.filename is None or exc.strerror is None:
+            if exc.errno == errno.EPIPE:
+                raise  # the reader has gone (``| head``): click ends the command quietly, as a pipe expects
+            raise click.ClickException(_system_error(exc)) from None
+        except BaseExceptionGroup as group:  # the same, out of a trio run's tasks
+            leaves = _leaves(group)
+            if not all(isinstance(leaf, (RookError, OSError)) for leaf in leaves):
                 raise
-            raise click.ClickException(f"{exc.filename}: {exc.strerror}") from None
+            first = leaves[0]
+            raise click.ClickException(_system_error(first) if isinstance(first, OSError) else str(first)) from None
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
+
+
+# What writing to a stream says when the stream cannot take it: the file system is full (or the file at its
+# size limit, or the quota spent), the reader of a pipe has gone, the terminal has gone.
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EPIPE, errno.EIO})
+
+
+def _system_error(exc: OSError) -> str:
+    """An error of the system in one line: the file and why, or what could not be done and why."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    if exc.errno in OUTPUT_ERRNOS:
+        return f"the output could not be written: {reason}"
+    return f"the system refused an operation: {reason}"
 
 
 def reads_records(command: Callable[..., None]) -> Callable[..., None]:

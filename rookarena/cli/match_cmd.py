@@ -189,7 +189,7 @@ def match(
       4  the test did not decide within --games (without --at-cap fixed);
          the points test also when A forfeited a deal pair before its first hand
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
-      130  stopped by Ctrl-C or SIGTERM
+      130  stopped by Ctrl-C, SIGTERM or SIGHUP
     """
     from rookarena.arena.match import Match  # noqa: PLC0415
 
@@ -277,15 +277,18 @@ def _closing(watch: _Watch, other: str, out_dir: pathlib.Path | None, wide: bool
 
 def _play(runner: Match, watch: _Watch, games: int, lock: results.ResultsLock | None) -> None:
     """Run the match to its end, a stop request or Ctrl-C, leaving no bot process and no lock behind."""
-    from .stopping import StopRequestedError, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
+    from .stopping import StopRequestedError, first_error, ignore_stop_signals, run_trio, until_signal  # noqa: PLC0415
 
     watch.stop = runner.stop
     try:
         run_trio(until_signal, runner.run, watch.on_record)
-    except StopRequestedError:
+    except* StopRequestedError:
         ignore_stop_signals()
         click.echo(f"interrupted after {len(watch.played)} of {games} games", err=True)
         raise SystemExit(130) from None
+    except* RookError as group:  # a record that could not be written (a full disk): no verdict from part of a run
+        click.echo(f"stopped after {len(watch.played)} of {games} games: {first_error(group)}", err=True)
+        raise SystemExit(1) from None
     finally:
         # every bot is stopped: what is still re-parented to this process was left by one of them
         proctree.kill_strays()
@@ -348,9 +351,9 @@ class _Watch:
         self.stop: Callable[[], None] = lambda: None
 
     def on_record(self, record: dict[str, Any]) -> None:
-        self.played.append(record)
         if self.sink is not None:
             self.sink.write(record)
+        self.played.append(record)
         click.echo(report.game_line(record, self.name, len(self.played), self.games), err=True)
         if self.tally is None or self.decision is not None or not self._count(record):
             return

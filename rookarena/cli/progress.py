@@ -50,6 +50,16 @@ class Progress:
         self.last_standings = self.started
         self.tty = sys.stderr.isatty()
         self.last_decile = -1
+        self.lost = False  # stderr could not take a line (a closed pipe, a lost terminal): show nothing more
+
+    def _say(self, text: str, nl: bool = True) -> None:
+        """Show ``text`` on stderr; the run goes on without its display when stderr cannot take it."""
+        if self.lost:
+            return
+        try:
+            click.echo(text, nl=nl, err=True)
+        except (OSError, ValueError):
+            self.lost = True
 
     def _keep(self, record: dict[str, Any]) -> None:
         self.results.append(store.game_result(record, keep=False))  # about 70 bytes a game
@@ -69,14 +79,14 @@ class Progress:
         self._keep(record)
         for fault in faults:
             line = fault_line(record, fault)
-            click.echo(("\r\x1b[K" if self.tty else "") + line, err=True)
+            self._say(("\r\x1b[K" if self.tty else "") + line)
         if faults and self.tty:
             self.last_decile = -1
         now = time.monotonic()
         due = self.every is not None and now - self.last_standings >= self.every
         if (due or self.asked) and self.done < self.total:
             self.last_standings, self.asked = now, False
-            click.echo(("\r\x1b[K" if self.tty else "") + self.standings_text(), err=True)
+            self._say(("\r\x1b[K" if self.tty else "") + self.standings_text())
             self.last_decile = -1
         self.show()
 
@@ -125,16 +135,16 @@ class Progress:
 
     def show(self) -> None:
         if self.tty:
-            click.echo("\r\x1b[K" + self.text(_columns()), nl=False, err=True)
+            self._say("\r\x1b[K" + self.text(_columns()), nl=False)
             return
         decile = 10 * self.done // self.total if self.total else 10
         if decile != self.last_decile:
             self.last_decile = decile
-            click.echo(self.text(), err=True)
+            self._say(self.text())
 
     def finish(self) -> None:
         if self.tty:
-            click.echo("", err=True)
+            self._say("")
 
     def summary(self, logs: pathlib.Path) -> str:
         """Per bot, each kind of fault with its count and first message; where the bots' stderr logs are."""

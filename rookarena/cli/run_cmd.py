@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rookarena.arena import proctree
-from rookarena.cli.common import WIDE_HELP, FiniteFloat, _logging, _table_format, main, write_standings
+from rookarena.cli.common import (
+    WIDE_HELP,
+    FiniteFloat,
+    _logging,
+    _table_format,
+    main,
+    render_standings,
+    write_standings,
+)
 from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.results import directory as results
@@ -243,7 +251,14 @@ def _closing(out_dir: pathlib.Path, progress: Progress, fmt: str, wide: bool) ->
     summary = progress.summary(out_dir / "logs")
     if summary:
         click.echo(summary, err=True)
-    click.echo(write_standings(out_dir, merged.games, fmt, wide))
+    try:
+        click.echo(write_standings(out_dir, merged.games, fmt, wide))
+    except RookError as exc:  # the standings files could not be written (a full disk): the games are kept
+        click.echo(render_standings(merged.games, fmt, wide, results.recorded_anchors([out_dir])))
+        raise click.ClickException(
+            f"{exc}: every game is in {out_dir / results.GAMES_FILE}, and `rookarena standings {out_dir}` "
+            "prints this table again"
+        ) from None
     silent = merged.never_started
     if silent:
         for name, count in sorted(silent.items()):

@@ -64,10 +64,11 @@ def _load_results(directories: tuple[str, ...]) -> Any:
 
 
 def _write_page(path: pathlib.Path, text: str) -> None:
+    """The page whole or not at all: a full disk leaves no page cut short, and an older page as it was."""
     try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
+        results.write_file(path, text)
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @main.command("report")

@@ -9,13 +9,14 @@ without keeping them.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import json
 import os
 import pathlib
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from rookarena.errors import RookError
 from rookarena.results import gamesindex
@@ -36,6 +37,23 @@ HOLDOUT = "holdout"  # league.json's commitment to a seed drawn for the run (``r
 
 class ResultsError(RookError):
     """A results directory that cannot be used for this league."""
+
+
+def write_file(path: pathlib.Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a file beside it, synced, then renamed over it,
+    so that a full disk or a crash leaves the old file as it was (never one cut short). A failure is a
+    :class:`ResultsError` naming the file."""
+    spare = path.with_name(f".{path.name}.new")
+    try:
+        with spare.open("w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(spare, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            spare.unlink()
+        raise ResultsError(f"{path}: cannot be written: {exc.strerror or exc} (it is left as it was)") from None
 
 
 def read_games(path: pathlib.Path) -> list[dict[str, Any]]:
@@ -93,8 +111,8 @@ def prepare(
     if holdout is not None:
         meta[HOLDOUT] = holdout
     if write:
-        plan_path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        (out_dir / "config.yaml").write_text(config.source, encoding="utf-8")
+        write_file(plan_path, json.dumps(meta, indent=2) + "\n")
+        write_file(out_dir / "config.yaml", config.source)
     return finished
 
 
@@ -155,7 +173,7 @@ def note_placement(out_dir: pathlib.Path, pin: str, cpus: list[int] | None, trac
     meta[PLACEMENT] = {"pin_cpus": pin, "cpus": cpus}
     if tracking is not None:
         meta[TRACKING] = tracking
-    path.write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_file(path, json.dumps(meta, indent=2) + "\n")
 
 
 def first_difference(old: Any, new: Any, where: str = "") -> str | None:
@@ -270,24 +288,44 @@ def _lock_holder(inode: int) -> int | None:
 
 
 class RecordSink:
-    """Appends records to ``games.jsonl``, each flushed and synced before it counts as finished."""
+    """Appends records to ``games.jsonl``, each written whole and synced before it counts as finished.
+
+    A record that cannot be written (a full disk, a file-size limit, an I/O error) is cut from the file
+    again, so the file ends on the last whole record, and :class:`ResultsError` says so: the records
+    before it stay as they were, and a run resumed once there is room goes on from them.
+    """
 
     def __init__(self, path: pathlib.Path) -> None:
-        self.stream: IO[bytes] = path.open("ab")
-        self.offset = os.fstat(self.stream.fileno()).st_size
+        self.path = path
+        try:
+            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise ResultsError(f"{path}: cannot be written: {exc.strerror or exc} (it is left as it was)") from None
+        self.offset = os.fstat(self.fd).st_size
         self.index = gamesindex.Writer(path)
 
     def write(self, record: dict[str, Any]) -> None:
         """Append ``record``, then its line of the games index (a cache: see :mod:`rookarena.results.gamesindex`)."""
         text = (records.dumps(record) + "\n").encode()
-        self.stream.write(text)
-        self.stream.flush()
-        os.fsync(self.stream.fileno())
-        self.index.add(record, text, self.offset, os.fstat(self.stream.fileno()).st_mtime_ns)
+        try:
+            written = 0
+            while written < len(text):
+                written += os.write(self.fd, text[written:])
+            os.fsync(self.fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, self.offset)
+            raise ResultsError(
+                f"{self.path}: could not write the record of game {record.get('game_id')}: {exc.strerror or exc} "
+                "(the records before it are kept whole)"
+            ) from None
+        self.index.add(record, text, self.offset, os.fstat(self.fd).st_mtime_ns)
         self.offset += len(text)
 
     def close(self) -> None:
-        self.stream.close()
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
         self.index.close()
 
 

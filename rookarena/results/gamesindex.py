@@ -18,6 +18,7 @@ and never fail because of the index. It can be deleted at any time: the next run
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import mmap
@@ -309,8 +310,9 @@ def rebuild(games: pathlib.Path) -> None:
             spare.unlink()
             return
         os.replace(spare, path)
-    except OSError:
-        return
+    except OSError:  # a full disk: no index, and no part of one left taking room
+        with contextlib.suppress(OSError):
+            spare.unlink()
 
 
 class Writer:

@@ -8,7 +8,7 @@ import pathlib
 from collections.abc import Sequence
 
 from rookarena.results import export, standings, tables
-from rookarena.results.directory import recorded_anchors
+from rookarena.results.directory import recorded_anchors, write_file
 from rookarena.results.standings import HeadToHead
 from rookarena.results.store import GameResult, Record
 
@@ -79,9 +79,9 @@ def write(
     cross = standings.crosstable(played, order)
     text = _text(rows, pairs, cross, fmt, wide, width)
     full = tables.standings_table(rows, fmt, wide=True) + _neighbours_section(pairs, rows, fmt, None)
-    (out_dir / "standings.txt").write_text(full + "\n", encoding="utf-8")
-    (out_dir / "standings.csv").write_text(export.standings_csv(rows), encoding="utf-8")
+    write_file(out_dir / "standings.txt", full + "\n")
+    write_file(out_dir / "standings.csv", export.standings_csv(rows))
     payload = json.dumps(export.standings_json(rows), indent=2, allow_nan=False)
-    (out_dir / "standings.json").write_text(payload + "\n", encoding="utf-8")
-    (out_dir / "crosstable.txt").write_text(tables.crosstable_text(cross, fmt) + "\n", encoding="utf-8")
+    write_file(out_dir / "standings.json", payload + "\n")
+    write_file(out_dir / "crosstable.txt", tables.crosstable_text(cross, fmt) + "\n")
     return text

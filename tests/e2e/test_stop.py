@@ -1,5 +1,6 @@
-"""SIGINT and SIGTERM stop a league within seconds, stop every bot, keep every finished game whole, and
-say how to resume; the resumed league then finishes."""
+"""SIGINT, SIGTERM and SIGHUP (a closed terminal) stop a league within seconds, stop every bot, keep every
+finished game whole, and say how to resume; the resumed league then finishes. A league started with SIGHUP
+ignored (``nohup``) goes on through it."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def league(tmp_path: pathlib.Path, marker: str) -> pathlib.Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathlib.Path) -> None:
     marker = f"rookarena-stop-{uuid.uuid4().hex}"
     config = league(tmp_path, marker)
@@ -62,3 +63,25 @@ def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathli
     assert len(ids) == len(set(ids)) == 40
     assert processes_with(marker, in_environment=True) == []
     assert os.path.exists(out / "standings.json")
+
+
+@pytest.mark.slow
+def test_a_league_started_under_nohup_goes_on_through_a_hangup(tmp_path: pathlib.Path) -> None:
+    marker = f"rookarena-stop-{uuid.uuid4().hex}"
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "rookarena", "run", str(league(tmp_path, marker)), "--out", str(out)]
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as nohup starts it: an ignored signal is inherited
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while not (games.exists() and games.read_text().count("\n") >= 2):
+        assert time.monotonic() < deadline, "no game finished in time"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert len(games.read_text().splitlines()) == 40
