@@ -74,16 +74,30 @@ class _Node:
         self.line = node.start_mark.line + 1
 
 
+MOST_BYTES = 16 << 20  # the largest configuration or rules file read: far above any league's, far below memory
+
+
+def read_text(path: pathlib.Path, what: str) -> str:
+    """The text of the user's file ``path`` (``what`` it should be, for the errors): UTF-8, and at most
+    :data:`MOST_BYTES`, so that a device or a pipe named by mistake (``/dev/zero``) is refused, not read
+    until memory runs out."""
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(MOST_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+    if len(data) > MOST_BYTES:
+        raise ConfigError(f"{path}: larger than {MOST_BYTES >> 20} MiB: not a {what}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a UTF-8 text file") from None
+
+
 def load(path: str | os.PathLike[str]) -> LeagueConfig:
     """Read and check a league configuration file."""
     path = pathlib.Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the configuration: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a UTF-8 text file") from None
-    return loads(text, path)
+    return loads(read_text(path, "configuration"), path)
 
 
 def loads(text: str, path: str | os.PathLike[str]) -> LeagueConfig:

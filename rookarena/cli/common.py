@@ -170,10 +170,12 @@ def load_rules(spec: str) -> tuple[str, Rules]:
             raise click.BadParameter(f"{exc}, or a YAML rules file", param_hint="--rules") from None
     import yaml  # noqa: PLC0415
 
+    from rookarena.arena.config import read_text  # noqa: PLC0415 (only for a rules file)
+
     try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise click.BadParameter(f"cannot read {spec!r}: {exc.strerror}", param_hint="--rules") from None
+        data: Any = yaml.safe_load(read_text(path, "rules file"))
+    except RookError as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{spec}:{mark.line + 1}" if mark is not None else spec

@@ -242,7 +242,9 @@ def last_log_line(logs: pathlib.Path, name: str) -> str:
     patterns = [f"{name}-{name}-vs-*-g*.stderr.log", f"{name}-*-vs-{name}-g*.stderr.log"]  # see Match's log names
     found = {path for pattern in patterns for path in logs.glob(pattern)} if logs.is_dir() else set()
     for path in sorted(found, key=lambda path: path.stat().st_mtime, reverse=True):
-        lines = path.read_bytes()[-4096:].decode(errors="replace").strip().splitlines()
+        with path.open("rb") as stream:  # its end only: a log may be as large as its bot made it
+            stream.seek(max(0, path.stat().st_size - 4096))
+            lines = stream.read(4096).decode(errors="replace").strip().splitlines()
         if lines:
             return lines[-1][:200]
     return ""

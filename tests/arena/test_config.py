@@ -18,7 +18,7 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.arena.config import ConfigError, load
+from rookarena.arena.config import MOST_BYTES, ConfigError, load
 
 PY = json.dumps(sys.executable)  # a JSON string is a YAML double-quoted scalar
 HEAD = "# a league for the loader's tests\nname: test\n"  # lines 1 and 2
@@ -346,6 +346,41 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path: pathlib.Path) -> None:
     path.write_bytes("name: d\xe9mo\n".encode("latin-1"))
     with pytest.raises(ConfigError, match="UTF-8"):
         load(path)
+
+
+ENDLESS = ["/dev/zero", "/dev/urandom"]
+
+
+@pytest.mark.parametrize("device", ENDLESS)
+def test_a_device_named_as_the_file_is_refused_not_read_without_end(device: str) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device} here")
+    with pytest.raises(ConfigError, match=rf"^{device}: larger than 16 MiB: not a configuration$"):
+        load(device)
+
+
+def test_a_file_over_the_most_read_is_refused_and_one_at_it_is_read(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "big.yaml"
+    path.write_bytes(b"#" * (MOST_BYTES - 1) + b"\n")
+    with pytest.raises(ConfigError, match="the file is empty"):  # read whole: a comment only
+        load(path)
+    path.write_bytes(b"#" * MOST_BYTES + b"\n")
+    with pytest.raises(ConfigError, match="larger than 16 MiB"):
+        load(path)
+
+
+@pytest.mark.parametrize("device", ENDLESS)
+@pytest.mark.parametrize("command", ["run", "rules"])
+def test_the_commands_refuse_a_device_as_one_line(device: str, command: str, tmp_path: pathlib.Path) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device} here")
+    args = ["run", device] if command == "run" else ["simulate", "--games", "1", "--rules", device]
+    done = rookarena(*args, cwd=tmp_path)
+    assert done.returncode in (1, 2), done
+    assert "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        f"{device}: larger than 16 MiB: not a {'configuration' if command == 'run' else 'rules file'}"
+    )
 
 
 def test_a_file_that_is_not_a_mapping_names_something(tmp_path: pathlib.Path) -> None:
