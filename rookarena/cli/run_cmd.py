@@ -7,6 +7,7 @@ import itertools
 import os
 import pathlib
 import secrets
+import shlex
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -122,9 +123,8 @@ def run(
     progress = Progress(
         len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
     )
-    resume_hint = f"resume with: rookarena run {config_file} --out {out_dir} --resume" + (
-        f" --shard {shard}" if shard else ""
-    )
+    words = ["rookarena", "run", config_file, "--out", str(out_dir), "--resume", *(["--shard", shard] if shard else [])]
+    resume_hint = f"resume with: {shlex.join(words)}"  # a command to paste, whatever the paths hold
     try:
         _play(config, isolated, todo, count, out_dir, progress, resume_hint, verbose)
     finally:
@@ -256,8 +256,8 @@ def _closing(out_dir: pathlib.Path, progress: Progress, fmt: str, wide: bool) ->
     except RookError as exc:  # the standings files could not be written (a full disk): the games are kept
         click.echo(render_standings(merged.games, fmt, wide, results.recorded_anchors([out_dir])))
         raise click.ClickException(
-            f"{exc}: every game is in {out_dir / results.GAMES_FILE}, and `rookarena standings {out_dir}` "
-            "prints this table again"
+            f"{exc}: every game is in {out_dir / results.GAMES_FILE}, and "
+            f"`{shlex.join(['rookarena', 'standings', str(out_dir)])}` prints this table again"
         ) from None
     silent = merged.never_started
     if silent:

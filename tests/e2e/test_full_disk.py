@@ -15,6 +15,7 @@ import os
 import pathlib
 import random
 import resource
+import shlex
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ from conftest import ROOT
 
 GAMES = 4  # a pairing: three bots make 12 games, about 90 KB of records
 CASES = 10
+OUT = "out dir's"  # a command printed with the path must be one to paste
 
 
 def config(tmp_path: pathlib.Path, jobs: int) -> pathlib.Path:
@@ -114,10 +116,10 @@ def test_a_full_disk_stops_the_run_and_loses_nothing(
             pytest.skip("mounting a tmpfs needs root")
         disk = tmpfs(tmp_path / "disk", max(room, 4096))
         grow = next(disk)
-        out = tmp_path / "disk" / "out"
+        out = tmp_path / "disk" / OUT
         full = run(cfg, out)
     else:
-        disk, grow, out = iter(()), lambda: None, tmp_path / "out"
+        disk, grow, out = iter(()), lambda: None, tmp_path / OUT
         full = run(cfg, out, limit=room)
     try:
         assert full.returncode in (0, 1), full.stderr
@@ -125,6 +127,11 @@ def test_a_full_disk_stops_the_run_and_loses_nothing(
         if full.returncode == 1:
             said = [line for line in full.stderr.splitlines() if line.startswith(("Error:", "stopped:"))]
             assert len(said) == 1 and str(out) in said[0], full.stderr
+            hint = [line.split("resume with: ")[1] for line in full.stderr.splitlines() if "resume with: " in line]
+            assert [shlex.split(text) for text in hint] in (
+                [],
+                [["rookarena", "run", str(cfg), "--out", str(out), "--resume"]],
+            ), hint  # a command to paste as it is
         kept = results(out)  # whole records only
         assert all(played[gid] == result for gid, result in kept.items())
         if (out / "league.json").exists():
@@ -141,7 +148,7 @@ def test_a_full_disk_stops_the_run_and_loses_nothing(
 @pytest.mark.slow
 def test_a_match_on_a_full_disk_stops_without_a_verdict(tmp_path: pathlib.Path) -> None:
     def size_limit() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, 30_000))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (60_000, 60_000))
 
     bots = [f"{sys.executable} -m rookarena.randombot {seed}" for seed in (1, 2)]
     done = subprocess.run(
@@ -156,7 +163,8 @@ def test_a_match_on_a_full_disk_stops_without_a_verdict(tmp_path: pathlib.Path) 
     assert "Traceback" not in done.stderr
     stopped = [line for line in done.stderr.splitlines() if line.startswith("stopped after")]
     assert len(stopped) == 1 and "could not write the record of game" in stopped[0], done.stderr
-    assert results(tmp_path / "m")  # the games before it are whole
+    kept = int(stopped[0].split()[2])  # "stopped after N of 20 games: ..."
+    assert len(results(tmp_path / "m")) == kept < 20  # the games before it, each whole
 
 
 @pytest.mark.slow
