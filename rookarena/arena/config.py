@@ -74,6 +74,7 @@ class _Node:
         self.line = node.start_mark.line + 1
 
 
+MOST_GAMES = 10_000_000  # the most games a league plans: every game is planned at the start (~220 bytes each)
 MOST_BYTES = 16 << 20  # the largest configuration or rules file read: far above any league's, far below memory
 
 
@@ -249,6 +250,14 @@ class _Reader:
         if "bots" not in top:
             raise self.fail(root, "bots", "missing: expected a list of at least two bots")
         entries = self.bots(top["bots"][1], limits, reuse, isolation, once)
+        pairs = len(entries) - 1 if fmt == "gauntlet" else len(entries) * (len(entries) - 1) // 2
+        if games * pairs > MOST_GAMES:
+            raise self.fail(
+                top["games"][1] if "games" in top else root,
+                "games",
+                f"{games:,} a pairing over {pairs:,} pairings make {games * pairs:,} games: a league plans at most "
+                f"{MOST_GAMES:,} (run it as several leagues)",
+            )
         anchors = self.anchors(top["anchors"][1], entries) if "anchors" in top else ()
         return LeagueConfig(
             name=name,

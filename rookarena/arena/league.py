@@ -42,7 +42,7 @@ def pairings(entries: Sequence[Entry], fmt: str) -> list[tuple[Entry, Entry]]:
 
 def plan(config: LeagueConfig) -> list[PlannedGame]:
     """Every game of the league, in a fixed order."""
-    games = schedule(config.games, config.seed, config.duplicate)
+    games = list(schedule(config.games, config.seed, config.duplicate))
     out: list[PlannedGame] = []
     for pair in pairings(config.entries, config.format):
         for game in games:

@@ -17,7 +17,7 @@ import dataclasses
 import pathlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, overload
 
 import trio
 
@@ -62,21 +62,41 @@ class MatchConfig:
     league: str | None = None
 
 
-def schedule(games: int, seed: int, duplicate: bool) -> list[Scheduled]:
-    """The games of a match; a game's deal depends only on the seed and its deal number."""
-    out = []
-    for index in range(games):
-        deal = index // 2 if duplicate else index
-        out.append(
-            Scheduled(
-                index=index,
-                deal=deal,
-                swapped=duplicate and index % 2 == 1,
-                seed=deal_seed(seed, deal),
-                first_dealer=deal % 4,
-            )
+class Schedule(Sequence[Scheduled]):
+    """The games of a match, each made when it is asked for: a match of any length (``--games`` as the cap
+    of a sequential test) takes no memory for the games it has not played. A game's deal depends only on
+    the seed and its deal number."""
+
+    def __init__(self, games: int, seed: int, duplicate: bool) -> None:
+        self.games, self.seed, self.duplicate = games, seed, duplicate
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> Scheduled: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Scheduled]: ...
+    def __getitem__(self, index: int | slice) -> Scheduled | Sequence[Scheduled]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.games))]
+        if index < 0:
+            index += self.games
+        if not 0 <= index < self.games:
+            raise IndexError(index)
+        deal = index // 2 if self.duplicate else index
+        return Scheduled(
+            index=index,
+            deal=deal,
+            swapped=self.duplicate and index % 2 == 1,
+            seed=deal_seed(self.seed, deal),
+            first_dealer=deal % 4,
         )
-    return out
+
+
+def schedule(games: int, seed: int, duplicate: bool) -> Schedule:
+    """The games of a match (:class:`Schedule`)."""
+    return Schedule(games, seed, duplicate)
 
 
 def reusable(spec: BotSpec) -> bool:

@@ -275,13 +275,13 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     return named
 
 
-def _never_started(played: list[dict[str, Any]], runner: Match) -> None:
-    """A match that did not really happen is not reported: when every game was forfeited by one side
-    whose bot never completed a handshake, say so in one line (the caller exits 1)."""
-    sides = {record["teams"][record["forfeit"]["team"]] if record.get("forfeit") else None for record in played}
-    if len(sides) != 1 or None in sides:
+def _never_started(forfeits: set[str | None], games: int, runner: Match) -> None:
+    """A match that did not really happen is not reported: when every one of its ``games`` was forfeited by
+    one side (``forfeits``: the side that forfeited each game, None for a game played) whose bot never
+    completed a handshake, say so in one line (the caller exits 1)."""
+    if len(forfeits) != 1 or None in forfeits:
         return
-    side = sides.pop()
+    side = next(iter(forfeits))
     procs = [proc for proc in runner.procs if proc is not None and proc.spec.name == side]
     if not procs or any(proc.hello is not None for proc in procs):
         return
@@ -290,7 +290,7 @@ def _never_started(played: list[dict[str, Any]], runner: Match) -> None:
     tails = [proc.stderr_tail.decode(errors="replace").strip().splitlines() for proc in procs]
     tail = next((lines[-1][:200] for lines in tails if lines), "")
     said = f"; its stderr ended with: {tail!r}" if tail else ""
-    raise click.ClickException(f"{side} never completed its handshake in {len(played)} game(s){detail}{said}")
+    raise click.ClickException(f"{side} never completed its handshake in {games} game(s){detail}{said}")
 
 
 def _bot_name(words: tuple[str, ...]) -> str:

@@ -296,7 +296,7 @@ def _play(runner: Match, watch: _Watch, games: int, lock: results.ResultsLock | 
             watch.sink.close()
         if lock is not None:
             lock.release()
-    _never_started(watch.played, runner)
+    _never_started(watch.forfeits, len(watch.played), runner)
 
 
 Program = tuple[str | None, str | None, str | None]  # a team's command, partner command and --name option
@@ -344,7 +344,10 @@ class _Watch:
         self, name: str, games: int, test: sequential.SequentialTest | None, sink: results.RecordSink | None
     ) -> None:
         self.name, self.games, self.sink = name, games, sink
-        self.played: list[dict[str, Any]] = []
+        # What the summary needs of each game, not its record (a few hundred bytes a game, against several
+        # KiB), so that a long match's memory stays small; and which side forfeited each game, if one did.
+        self.played: list[store.GameResult] = []
+        self.forfeits: set[str | None] = set()
         self.tally = test.start() if test is not None else None
         self.pending: list[dict[str, Any]] = []
         self.decision: sequential.SPRTResult | None = None
@@ -353,7 +356,9 @@ class _Watch:
     def on_record(self, record: dict[str, Any]) -> None:
         if self.sink is not None:
             self.sink.write(record)
-        self.played.append(record)
+        self.played.append(store.game_result(record, keep=False))
+        forfeit = record.get("forfeit")
+        self.forfeits.add(record["teams"][forfeit["team"]] if forfeit else None)
         click.echo(report.game_line(record, self.name, len(self.played), self.games), err=True)
         if self.tally is None or self.decision is not None or not self._count(record):
             return
@@ -381,7 +386,7 @@ class _Watch:
         if outcome[1] is None and tally.test.model is sequential.Model.POINTS:
             # A game forfeited before its first hand: no points. NEW's forfeit stops the points test
             # deciding at all (it must not pass by crashing); OLD's leaves the pair out.
-            if not _faulted([first, record], self.name):
+            if not _faulted(store.game_results([first, record]), self.name):
                 return False
             self.tally = tally.add_forfeit()
         else:
@@ -419,8 +424,8 @@ def _verdict(watch: _Watch, other: str, at_cap: str, fail_on_faults: bool) -> in
     return status
 
 
-def _faulted(played: Sequence[dict[str, Any]], name: str) -> bool:
-    """Whether ``name`` had a fault in any of the records ``played``."""
+def _faulted(played: Sequence[store.GameResult], name: str) -> bool:
+    """Whether ``name`` had a fault in any of the games ``played``."""
     for g in store.each_result(played):
         if name in g.teams and any(faulty == g.teams.index(name) for faulty, _ in g.faults):
             return True

@@ -18,7 +18,7 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.arena.config import MOST_BYTES, ConfigError, load
+from rookarena.arena.config import MOST_BYTES, MOST_GAMES, ConfigError, load
 
 PY = json.dumps(sys.executable)  # a JSON string is a YAML double-quoted scalar
 HEAD = "# a league for the loader's tests\nname: test\n"  # lines 1 and 2
@@ -381,6 +381,20 @@ def test_the_commands_refuse_a_device_as_one_line(device: str, command: str, tmp
     assert done.stderr.splitlines()[-1].endswith(
         f"{device}: larger than 16 MiB: not a {'configuration' if command == 'run' else 'rules file'}"
     )
+
+
+@pytest.mark.parametrize(("bots", "fmt"), [(3, "round-robin"), (5, "round-robin"), (4, "gauntlet"), (2, "round-robin")])
+def test_a_league_plans_at_most_its_most_games(bots: int, fmt: str, tmp_path: pathlib.Path) -> None:
+    pairs = bots - 1 if fmt == "gauntlet" else bots * (bots - 1) // 2
+    most = MOST_GAMES // pairs // 2 * 2  # the most games a pairing (even, for duplicate deals)
+    lines = ["name: big", f"format: {fmt}", "bots:"]
+    lines += [f"  - {{name: b{i}, command: [{sys.executable}, -c, pass]}}" for i in range(bots)]
+    path = tmp_path / "big.yaml"
+    path.write_text("\n".join([f"games: {most}", *lines]) + "\n", encoding="utf-8")
+    assert load(path).games == most
+    path.write_text("\n".join([f"games: {most + 2}", *lines]) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=rf"big\.yaml:1: games: .* make {(most + 2) * pairs:,} games: a league plans"):
+        load(path)
 
 
 def test_a_file_that_is_not_a_mapping_names_something(tmp_path: pathlib.Path) -> None:

@@ -173,3 +173,18 @@ def test_identical_bots_get_a_plain_points_llr() -> None:
     line = next(text for text in result.stdout.splitlines() if text.startswith("points test"))
     llr = float(line.split("LLR ")[1].split()[0])
     assert 0 < llr < 1000, line
+
+
+def test_a_cap_of_a_billion_games_starts_at_once_and_stops_when_the_test_decides() -> None:
+    """--games is the cap of a sequential test: the games are made as they are played, never all at the start
+    (a billion of them once took all the memory before the first game)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "rookarena", "match", RANDOM, RANDOM, "--games", "1000000000", "--sprt", "-400", "-300"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "test decided after" in result.stderr
+    assert "game 1/1000000000:" in result.stderr
