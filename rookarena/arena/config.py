@@ -16,7 +16,16 @@ from typing import Any
 
 import yaml
 
-from rookarena.arena.specs import BotSpec, Entry, FaultPolicy, LeagueConfig, Limits, TimeControl, command_of
+from rookarena.arena.specs import (
+    MOST_SECONDS,
+    BotSpec,
+    Entry,
+    FaultPolicy,
+    LeagueConfig,
+    Limits,
+    TimeControl,
+    command_of,
+)
 from rookarena.arena.specs import as_mapping as as_mapping  # noqa: PLC0414 (the name its readers use)
 from rookarena.engine.presets import resolve
 from rookarena.engine.rules import Rules
@@ -62,6 +71,15 @@ LIMIT_FIELDS = {
     "cpu": ("cpu_seconds", "seconds"),
     "processes": ("processes", "processes"),
     "files": ("files", "open files"),
+}
+# The most each limit may be: far above any bot's need, and within what the kernel's limits hold.
+LIMIT_MOST = {
+    "line": 1 << 31,  # bytes (2 GiB)
+    "stderr": 1 << 40,  # bytes (1 TiB)
+    "memory": 1 << 24,  # MiB (16 TiB)
+    "cpu": 31_536_000,  # seconds (a year)
+    "processes": 4_194_304,  # Linux's most process ids
+    "files": 1 << 20,  # Linux's default most open files a process may have
 }
 INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh")
 
@@ -330,6 +348,11 @@ class _Reader:
             return TimeControl()
         keys = self.mapping(pair[1], "time", TIME_KEYS)
         values = {key: self.number(node, f"time.{key}", key != "bank") for key, (_, node) in keys.items()}
+        for key, value in values.items():
+            if value > MOST_SECONDS:
+                raise self.fail(
+                    keys[key][1], f"time.{key}", f"expected at most {MOST_SECONDS:g} seconds (a day), got {value:g}"
+                )
         return TimeControl(**values)
 
     def limits(self, pair: tuple[yaml.Node, yaml.Node] | None, time: TimeControl) -> Limits:
@@ -347,6 +370,9 @@ class _Reader:
                 values[field] = self.integer(node, f"{where}.{key}", minimum)
             except ConfigError as exc:
                 raise ConfigError(f"{exc} ({unit})") from None
+            if values[field] > LIMIT_MOST[key]:
+                most = f"expected at most {LIMIT_MOST[key]:,} {unit}, got {values[field]:,}"
+                raise self.fail(node, f"{where}.{key}", most)
         return dataclasses.replace(base, **values)
 
     def bots(

@@ -61,9 +61,22 @@ def preexec(limits: Limits) -> Callable[[], None] | None:
 
     def apply() -> None:
         for which, soft, hard in settings:
+            # Never above the referee's own hard limit, which an unprivileged process cannot raise (a shell's
+            # `ulimit -v`): the bot then runs under the tighter of the two, as it would run anyway.
+            ceiling = resource.getrlimit(which)[1]
+            if ceiling != resource.RLIM_INFINITY:
+                soft, hard = min(soft, ceiling), min(hard, ceiling)
             resource.setrlimit(which, (soft, hard))
 
     return apply
+
+
+SPAWN_ERRORS = (OSError, subprocess.SubprocessError)  # what spawn raises: the latter when limits cannot be set
+
+
+def why(exc: OSError | subprocess.SubprocessError) -> str:
+    """Why :func:`spawn` failed, in words: the system's, or that the bot's limits could not be set."""
+    return exc.strerror or str(exc) if isinstance(exc, OSError) else f"its limits could not be set: {exc}"
 
 
 async def spawn(command: Sequence[str], cwd: str | None, env: dict[str, str], limits: Limits) -> trio.Process:

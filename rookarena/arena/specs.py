@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import math
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -60,6 +59,11 @@ class FaultPolicy(enum.Enum):
         return self.value
 
 
+# The longest time a clock gives (seconds): a day. A bot is told its times in milliseconds (``deadline_ms``,
+# ``bank_ms``), which then fit a 32-bit integer in any language.
+MOST_SECONDS = 86_400.0
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class TimeControl:
     """A game's clock: each decision is granted its move time and what is left of the seat's bank, and what
@@ -72,8 +76,11 @@ class TimeControl:
     def __post_init__(self) -> None:
         for name in ("move", "bank", "startup"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:
-                raise ValueError(f"time control: {name} must be a finite number of seconds, 0 or more, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MOST_SECONDS:
+                raise ValueError(
+                    f"time control: {name} must be a number of seconds from 0 to {MOST_SECONDS:g} (a day), "
+                    f"got {value!r}"
+                )
 
     def grant(self, bank_left: float) -> float:
         """The most a decision may take while the seat's bank holds ``bank_left`` seconds."""

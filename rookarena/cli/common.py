@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rookarena.arena.specs import MOST_SECONDS
 from rookarena.engine.presets import PRESETS, resolve
 from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
@@ -126,9 +127,10 @@ class FiniteFloat(click.FloatRange):
 
 
 def _time_option(flag: str, least: float, default: float | None, help_text: str) -> Callable[[Any], Any]:
+    seconds = FiniteFloat(min=least, max=MOST_SECONDS)  # at most a day: a bot reads it as 32-bit milliseconds
     if default is None:
-        return click.option(flag, type=FiniteFloat(min=least), help=help_text)
-    return click.option(flag, type=FiniteFloat(min=least), default=default, show_default=True, help=help_text)
+        return click.option(flag, type=seconds, help=help_text)
+    return click.option(flag, type=seconds, default=default, show_default=True, help=help_text)
 
 
 def move_time_option(default: float | None, help_text: str = "Seconds per decision.") -> Callable[[Any], Any]:

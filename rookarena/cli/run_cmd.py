@@ -160,7 +160,7 @@ def _check_can_run(config: LeagueConfig, jobs: int | None) -> None:
     bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
     problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
     if problems:
-        raise click.ClickException("; ".join(problems))
+        raise click.ClickException("; ".join(dict.fromkeys(problems)))  # each problem once, however many bots
     if isolation.any_isolated(config):
         try:
             isolation.check()

@@ -18,7 +18,7 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.arena.config import MOST_BYTES, MOST_GAMES, ConfigError, load
+from rookarena.arena.config import LIMIT_MOST, MOST_BYTES, MOST_GAMES, ConfigError, load
 
 PY = json.dumps(sys.executable)  # a JSON string is a YAML double-quoted scalar
 HEAD = "# a league for the loader's tests\nname: test\n"  # lines 1 and 2
@@ -111,6 +111,9 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("time-move-zero", with_bots("time:\n  move: 0\n"), 4, "time.move", ("expected a number > 0", "got 0")),
     ("time-move-a-string", with_bots("time: {move: fast}\n"), 3, "time.move", ("expected a number > 0", "'fast'")),
     ("time-bank-negative", with_bots("time: {bank: -1}\n"), 3, "time.bank", ("expected a number >= 0", "-1")),
+    ("time-move-past-a-day", with_bots("time: {move: 1.0e+300}\n"), 3, "time.move", ("at most 86400 s", "1e+300")),
+    ("time-bank-past-a-day", with_bots("time:\n  bank: 86401\n"), 4, "time.bank", ("at most 86400 seconds", "86401")),
+    ("time-startup-past-a-day", with_bots("time: {startup: 1.0e+6}\n"), 3, "time.startup", ("(a day)", "1e+06")),
     (
         "unknown-time-key",
         with_bots("time:\n  move: 1\n  hurry: 2\n"),
@@ -129,6 +132,16 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("limits-line-zero", with_bots("limits: {line: 0}\n"), 3, "limits.line", ("expected a whole number >= 1",)),
     ("limits-files-few", with_bots("limits: {files: 3}\n"), 3, "limits.files", ("expected a whole number >= 16",)),
     ("limits-cpu-float", with_bots("limits: {cpu: 1.5}\n"), 3, "limits.cpu", ("whole number", "(seconds)")),
+    *(
+        (
+            f"limits-{key}-past-its-most",
+            with_bots(f"limits: {{{key}: {most + 1}}}\n"),
+            3,
+            f"limits.{key}",
+            (f"{most:,} ",),
+        )
+        for key, most in LIMIT_MOST.items()
+    ),
     ("withdraw-after-zero", with_bots("withdraw_after: 0\n"), 3, "withdraw_after", ("expected a whole number >= 1",)),
     ("pin-cpus-word", with_bots("pin_cpus: sometimes\n"), 3, "pin_cpus", ("expected auto, true or false", "sometimes")),
     ("reuse-word", with_bots("reuse: sometimes\n"), 3, "reuse", ("expected true or false", "'sometimes'")),

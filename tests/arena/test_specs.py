@@ -80,16 +80,23 @@ PINNED_REQUEST = 5695428764242632
 
 @given(
     field=st.sampled_from(["move", "bank", "startup"]),
-    value=st.one_of(st.floats(), st.integers(min_value=-(10**6), max_value=10**6), st.booleans(), st.text(max_size=3)),
+    value=st.one_of(
+        st.floats(),
+        st.integers(min_value=-(10**6), max_value=10**6),
+        st.booleans(),
+        st.text(max_size=3),
+        st.just(86_400),
+    ),
 )
 def test_a_time_control_is_finite_seconds_or_refused_in_a_sentence(field: str, value: object) -> None:
     """What a caller of the library passes (the command line and the config file check first): a clock of
-    nan, inf, a negative number or not a number at all never reaches a referee."""
-    good = not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value < float("inf")
+    nan, inf, more than a day (whose milliseconds would not fit a bot's 32-bit integer), a negative number
+    or not a number at all never reaches a referee."""
+    good = not isinstance(value, bool) and isinstance(value, (int, float)) and 0 <= value <= 86_400
     try:
         clock = TimeControl(**{field: value})  # type: ignore[arg-type]
     except ValueError as exc:
         assert not good
-        assert str(exc).startswith(f"time control: {field} must be a finite number of seconds")
+        assert str(exc).startswith(f"time control: {field} must be a number of seconds from 0 to 86400 (a day)")
     else:
         assert good and getattr(clock, field) == value
