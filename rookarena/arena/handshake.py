@@ -24,10 +24,11 @@ import trio
 from rookarena import __version__
 from rookarena.arena import proctree
 from rookarena.arena.bots import BotSpec, bot_environment
+from rookarena.arena.isolation import program_path
 from rookarena.arena.referee import TimeControl
 from rookarena.engine.game import Game
 from rookarena.engine.rules import Rules
-from rookarena.wire.advice import Cause, diagnose
+from rookarena.wire.advice import Cause, diagnose, shebang_cause
 from rookarena.wire.conversation import Conversation, Hello, Ignored, ProtocolFault, Reply, encode, request_id
 from rookarena.wire.messages import act_message, deal_messages, game_message, hello_message, seat_seed
 
@@ -54,7 +55,27 @@ async def probe(spec: BotSpec, startup: float) -> Probe:
         found = await _probe(spec, startup, stderr)
         stderr.seek(max(0, stderr.seek(0, os.SEEK_END) - 4096))
         lines = stderr.read().decode(errors="replace").strip().splitlines()
+    if found.hello is None and found.fault is not None and _did_not_run(found.fault.detail):
+        found = dataclasses.replace(found, fault=shebang_cause(_first_line(spec), found.fault))
     return dataclasses.replace(found, stderr_tail=lines[-1][:200] if lines else "")
+
+
+def _did_not_run(detail: str) -> bool:
+    """Whether a bot's program may never have run: it could not be started, or it ended before any hello
+    (as a missing interpreter does: 127, not found; or its options refused: ``env -S python3 -u\\r``)."""
+    return detail.startswith("cannot start") or detail.endswith("before saying hello")
+
+
+def _first_line(spec: BotSpec) -> bytes:
+    """The first line of the script a bot's command runs directly (b"" for any other command)."""
+    program = program_path(spec)
+    if program is None or program[0] != 0:  # run by a named interpreter: its #! line is never read
+        return b""
+    try:
+        with program[1].open("rb") as stream:
+            return stream.readline(4096)
+    except OSError:
+        return b""
 
 
 class _CannotStartError(Exception):

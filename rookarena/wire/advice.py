@@ -66,6 +66,10 @@ NEWLINE = (
     "end every message with a newline ('\\n'): the referee reads whole lines, and had your reply waiting "
     'without one; print/println add it, write/printf("%s") do not'
 )
+SHEBANG_CR = (
+    "the script's first line (#!) ends in a carriage return (Windows line endings), so the system looks for "
+    "a program whose name ends in '\\r': save the file with Unix line endings (LF), as dos2unix does"
+)
 ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
 COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action": "pass", "comment": "weak hand"}'
 # The PROTOCOL.md section each piece of advice comes from.
@@ -93,6 +97,7 @@ SECTIONS = {
     NEWLINE: "§2",
     SIGNALLED: "§9",
     LOAD_EARLY: "§8",
+    SHEBANG_CR: "§9",
 }
 KIND_SECTIONS = {"timeout": "§8", "malformed": "§6", "illegal": "§4", "protocol": "§7", "limit": "§9", "crash": "§9"}
 
@@ -116,6 +121,15 @@ def diagnose(
     if not cause.advice or not section:
         return cause
     return Cause(cause.detail, f"{cause.advice} (PROTOCOL.md {section})")
+
+
+def shebang_cause(first_line: bytes, cause: Cause) -> Cause:
+    """``cause``, for a bot that could not be started or exited before its hello, unless the first line of
+    its program (``first_line``, as read) explains it: a ``#!`` line ended by CR LF names an interpreter no
+    system has (``python3\\r``)."""
+    if first_line.startswith(b"#!") and first_line.endswith(b"\r\n"):
+        return Cause(cause.detail, f"{SHEBANG_CR} (PROTOCOL.md {SECTIONS[SHEBANG_CR]})")
+    return cause
 
 
 def _diagnose(
