@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -32,15 +33,19 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     name, rules_value = load_rules(rules_spec)
     drawn = seed is None
     seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
-    batch = []
     stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
-    started = time.perf_counter()
-    try:
+
+    def played() -> Iterator[dict[str, Any]]:
+        """Each game as it is played, written and then counted, never kept: any number of games fits."""
         for index in range(games):
             record = random_game(rules_value, derive_seed(seed, index), name)
-            batch.append(record)
             if stream is not None:
                 records.write(stream, record)
+            yield record
+
+    started = time.perf_counter()
+    try:
+        summary = summarize(played())
     finally:
         if stream is not None:
             stream.close()
@@ -48,6 +53,6 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     click.echo(f"rules: {name} ({rules_value.digest})")
     if drawn:
         click.echo(f"seed: {seed} (drawn; replay the same games with --seed {seed})")
-    click.echo(report.simulation_summary(summarize(batch), seconds), nl=False)
+    click.echo(report.simulation_summary(summary, seconds), nl=False)
     if out:
         click.echo(f"records: {out}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import tracemalloc
 
 import pytest
 import yaml
@@ -193,3 +194,20 @@ def test_the_dry_run_says_where_units_run_and_whether_bots_play_on(
     work = next(line for line in text.splitlines() if line.startswith("work:"))
     assert where in work, work
     assert ("kept from unit to unit" if reuse else "new bot processes for each unit") in work, work
+
+
+def test_simulate_keeps_no_game_in_memory() -> None:
+    """Any number of games fits: each record is written and counted, then dropped (it once kept them all,
+    about 7 KB a game, until a long run took all the memory)."""
+
+    def peak(games: int) -> int:
+        tracemalloc.start()
+        try:
+            result = CliRunner().invoke(main, ["simulate", "--games", str(games), "--seed", "1"])
+            assert result.exit_code == 0, result.output
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    few, many = peak(30), peak(250)
+    assert many < few + (1 << 20), (few, many)  # 220 more games kept would be over 10 MB more
