@@ -113,6 +113,15 @@ def read_text(path: pathlib.Path, what: str) -> str:
         raise ConfigError(f"{path}: not a UTF-8 text file") from None
 
 
+def _looks_numeric(text: str) -> bool:
+    """Whether ``text``, which YAML read as a string, is a number to a reader of it (``1e6``, ``1_000.5``)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return text.strip().lower() not in ("nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity")
+
+
 def load(path: str | os.PathLike[str]) -> LeagueConfig:
     """Read and check a league configuration file."""
     path = pathlib.Path(path)
@@ -175,7 +184,10 @@ class _Reader:
             return "nothing"
         value = self.value(node)
         text = repr(value)
-        return text if len(text) < 60 else text[:57] + "..."
+        text = text if len(text) < 60 else text[:57] + "..."
+        if isinstance(value, str) and _looks_numeric(value):  # YAML's own rule, which surprises: 1e6 is text
+            return f"{text} (text to YAML: write a number as 1000000 or 1.0e+6)"
+        return text
 
     def integer(self, node: yaml.Node, key: str, minimum: int) -> int:
         value = self.value(node)

@@ -111,6 +111,8 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("time-move-zero", with_bots("time:\n  move: 0\n"), 4, "time.move", ("expected a number > 0", "got 0")),
     ("time-move-a-string", with_bots("time: {move: fast}\n"), 3, "time.move", ("expected a number > 0", "'fast'")),
     ("time-bank-negative", with_bots("time: {bank: -1}\n"), 3, "time.bank", ("expected a number >= 0", "-1")),
+    ("time-move-yaml-text", with_bots("time: {move: 1e6}\n"), 3, "time.move", ("got '1e6' (text to YAML: write",)),
+    ("games-yaml-text", with_bots("games: 2e3\n"), 3, "games", ("got '2e3' (text to YAML", "1.0e+6")),
     ("time-move-past-a-day", with_bots("time: {move: 1.0e+300}\n"), 3, "time.move", ("at most 86400 s", "1e+300")),
     ("time-bank-past-a-day", with_bots("time:\n  bank: 86401\n"), 4, "time.bank", ("at most 86400 seconds", "86401")),
     ("time-startup-past-a-day", with_bots("time: {startup: 1.0e+6}\n"), 3, "time.startup", ("(a day)", "1e+06")),
