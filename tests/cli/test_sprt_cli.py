@@ -73,7 +73,8 @@ def test_a_regression_test_fails_a_worse_bot_and_passes_a_better_one() -> None:
 
 @pytest.mark.slow
 def test_the_points_test_decides_on_points_per_deal_pair() -> None:
-    worse = match(RANDOM, HEURISTIC, "--games", "400", "--sprt-points", "-100", "0")
+    short = ("--rules", str(ROOT / "tests" / "rules" / "short.yaml"))  # games to 100: the same verdict, faster
+    worse = match(RANDOM, HEURISTIC, "--games", "400", "--sprt-points", "-100", "0", *short)
     assert worse.returncode == 3, worse.stdout + worse.stderr
     assert "points test [-100, 0] per deal pair" in worse.stdout
     assert "accept H0" in worse.stdout
