@@ -104,14 +104,15 @@ async def _alone(spec: BotSpec, stderr: IO[bytes]) -> AsyncIterator[trio.Process
     try:
         yield process
     finally:
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            await process.stdin.aclose()
-        with trio.move_on_after(1.0):
-            await process.wait()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        proctree.kill_bot(process.pid, token)  # and all else of it: a daemon it became, a child it left
+        # Shielded (a stop signal cancels the probe): the bot is ended however the probe ends, within a second.
         with trio.CancelScope(shield=True):
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await process.stdin.aclose()
+            with trio.move_on_after(1.0):
+                await process.wait()
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            proctree.kill_bot(process.pid, token)  # and all else of it: a daemon it became, a child it left
             await process.wait()
             await process.stdout.aclose()
             proctree.forget(process.pid)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import pathlib
 import tempfile
 from typing import TYPE_CHECKING
@@ -51,13 +52,16 @@ def check_bot(
     from rookarena.arena import checkbot  # noqa: PLC0415 - not imported for run, which needs none of it
     from rookarena.arena.specs import TimeControl  # noqa: PLC0415
 
+    from .stopping import run_until_stopped  # noqa: PLC0415
+
     spec = _spec(command, None, "bot")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
         log_dir = pathlib.Path(logs) if logs else pathlib.Path(scratch)
         log_dir.mkdir(parents=True, exist_ok=True)
         presets: list[str | tuple[str, Rules]] = [load_rules(text) for text in rules_specs]
         presets = presets or list(checkbot.CHECK_PRESETS)
-        card = checkbot.run(
+        checking = functools.partial(
+            checkbot.check_bot,
             spec,
             games=games,
             seed=seed,
@@ -65,6 +69,7 @@ def check_bot(
             log_dir=log_dir,
             presets=presets,
         )
+        card = run_until_stopped(checking, what="the check was not finished")
     note = f"stderr logs in {log_dir}" if logs else "--logs DIR keeps the bot's stderr logs"
     click.echo(report.report_card(card.name, card.checks, note))
     if not all(check.passed for check in card.checks):

@@ -249,6 +249,8 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
 
     from rookarena.arena import handshake  # noqa: PLC0415 - not imported for run, which needs none of it
 
+    from .stopping import run_until_stopped  # noqa: PLC0415
+
     probes: dict[int, handshake.Probe] = {}
 
     async def ask(index: int, spec: BotSpec) -> None:
@@ -260,7 +262,7 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
                 if spec is not None and not given:
                     nursery.start_soon(ask, index, spec)
 
-    trio.run(ask_all)
+    run_until_stopped(ask_all, what="the bots were asked their names")
     named: list[BotSpec | None] = []
     for index, (spec, _) in enumerate(specs):
         found = probes.get(index)

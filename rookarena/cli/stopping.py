@@ -11,10 +11,12 @@ from __future__ import annotations
 import contextlib
 import signal
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 import trio
+
+T = TypeVar("T")
 
 
 class StopRequestedError(Exception):
@@ -94,3 +96,21 @@ def first_error(error: BaseException) -> str:
     while isinstance(error, BaseExceptionGroup) and error.exceptions:
         error = error.exceptions[0]
     return str(error)
+
+
+def run_until_stopped(function: Callable[..., Awaitable[T]], *args: Any, what: str) -> T:
+    """``function(*args)`` in a trio run, its value returned; a stop signal cancels it cleanly (every bot
+    it started is stopped) and ends the command with one line saying ``what`` was interrupted (exit 130)."""
+    found: list[T] = []
+
+    async def keep() -> None:
+        found.append(await function(*args))
+
+    try:
+        run_trio(until_signal, keep)
+    except StopRequestedError:
+        ignore_stop_signals()
+        with contextlib.suppress(OSError, ValueError):
+            click.echo(f"interrupted: {what}", err=True)
+        raise SystemExit(130) from None
+    return found[0]

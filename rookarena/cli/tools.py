@@ -242,9 +242,9 @@ def diff_command(
 
     _logging(verbose)
     games = _diff_games(directories, old, wanted, limit)
-    import trio  # noqa: PLC0415 (only the diff runs bots)
-
     from rookarena.arena.specs import Limits  # noqa: PLC0415
+
+    from .stopping import run_until_stopped  # noqa: PLC0415 (only the diff runs bots)
 
     clock = _diff_clock(directories[0], move_time, bank, startup)
     for gid, record in games:  # every record must replay before any bot is started
@@ -254,7 +254,8 @@ def diff_command(
             raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
     spec = _spec(new_command, None, "new")
     starts = run_starts([pathlib.Path(d) for d in directories], old, games.ids())
-    result = trio.run(Differ(spec, old, clock, Limits(startup=clock.startup), starts).run, games)
+    differ = Differ(spec, old, clock, Limits(startup=clock.startup), starts)
+    result = run_until_stopped(differ.run, games, what="the diff was not finished")
     summary = diff_page.summarize(
         new=result.new,
         new_hello=result.new_hello,

@@ -85,3 +85,69 @@ def test_a_league_started_under_nohup_goes_on_through_a_hangup(tmp_path: pathlib
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert len(games.read_text().splitlines()) == 40
+
+
+SLEEPER = "import sys, time; time.sleep(60)"  # a bot that never says hello; its marker is its argument
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["check-bot", "match", "diff"])
+@pytest.mark.parametrize("after", [0.4, 1.5])
+def test_a_signal_while_a_bot_starts_stops_the_command_and_the_bot(
+    command: str, after: float, tmp_path: pathlib.Path
+) -> None:
+    """Ctrl-C while the command waits for a bot's hello (check-bot's, match's naming of its bots, a diff's
+    replay) ends it with one line and exit 130, the bot stopped: it once ended in a traceback, the bot
+    left running."""
+    marker = f"rookarena-stop-{uuid.uuid4().hex}"
+    bot = f"{sys.executable} -c '{SLEEPER}' {marker}"
+    args = {
+        "check-bot": ["check-bot", bot, "--startup", "30"],
+        "match": ["match", bot, f"{sys.executable} -m rookarena.randombot 2", "--games", "2", "--startup", "30"],
+        "diff": ["diff", bot, "a", "--from", str(_results(tmp_path)), "--startup", "30"],
+    }[command]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rookarena", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 30
+    while not _bots(marker):
+        assert time.monotonic() < deadline, "the bot was never started"
+        time.sleep(0.02)
+    time.sleep(after)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1].startswith("interrupted: "), err
+    time.sleep(0.3)
+    assert processes_with(marker) == []
+
+
+def _bots(marker: str) -> list[str]:
+    """The bot processes with ``marker`` (rookarena's own command line holds it too, as its argument)."""
+    return [line for line in processes_with(marker) if " -m rookarena " not in line]
+
+
+def _results(tmp_path: pathlib.Path) -> pathlib.Path:
+    """A results directory of two random bots, a and b, for the diff to replay."""
+    out = tmp_path / "played"
+    bots = [f"{sys.executable} -m rookarena.randombot {seed}" for seed in (1, 2)]
+    played = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rookarena",
+            "match",
+            *bots,
+            "--games",
+            "2",
+            *("--name-a", "a", "--name-b", "b"),
+            *("--out", str(out), "--seed", "1"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert played.returncode in (0, 3), played.stderr
+    return out
