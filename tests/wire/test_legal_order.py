@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from rookarena.engine.cards import ROOK
 from rookarena.engine.game import Game, Phase
 from rookarena.engine.presets import PRESETS
 from rookarena.players import random_action
@@ -15,7 +16,7 @@ from rookarena.players import random_action
 
 def in_hand_order(cards: list[str], hand: list[str]) -> bool:
     ranks = [hand.index(card) for card in cards]
-    rest = ranks[:-1] if cards and cards[-1] == "R" else ranks  # the Rook may close the list
+    rest = ranks[:-1] if cards and cards[-1] == str(ROOK) else ranks  # the Rook may close the list
     return rest == sorted(rest) and len(set(ranks)) == len(ranks)
 
 
