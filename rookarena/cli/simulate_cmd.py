@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import signal
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,9 @@ from rookarena.wire.records import derive_seed
 
 if TYPE_CHECKING:
     pass
+
+
+STOPS = (signal.SIGINT, signal.SIGTERM)  # what stops a simulation after the game in play, with its summary
 
 
 @main.command()
@@ -35,18 +39,25 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
     stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
 
+    stop: list[int] = []  # a stop signal arrived: the games played so far are summed up
+
     def played() -> Iterator[dict[str, Any]]:
         """Each game as it is played, written and then counted, never kept: any number of games fits."""
         for index in range(games):
+            if stop:
+                return
             record = random_game(rules_value, derive_seed(seed, index), name)
             if stream is not None:
                 records.write(stream, record)
             yield record
 
+    handlers = {sig: signal.signal(sig, lambda number, frame: stop.append(number)) for sig in STOPS}
     started = time.perf_counter()
     try:
         summary = summarize(played())
     finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
         if stream is not None:
             stream.close()
     seconds = time.perf_counter() - started
@@ -56,3 +67,6 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     click.echo(report.simulation_summary(summary, seconds), nl=False)
     if out:
         click.echo(f"records: {out}")
+    if stop:
+        click.echo(f"stopped after {summary.games} of {games} games: the figures above are theirs", err=True)
+        raise SystemExit(130)

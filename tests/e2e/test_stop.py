@@ -151,3 +151,21 @@ def _results(tmp_path: pathlib.Path) -> pathlib.Path:
     )
     assert played.returncode in (0, 3), played.stderr
     return out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stopped_simulation_sums_up_the_games_it_played(sig: signal.Signals, tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, "-m", "rookarena", "simulate", "--games", "1000000", "--seed", "3", "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (out.exists() and out.read_text().count("\n") >= 3):
+        assert time.monotonic() < deadline, "no game was written in time"
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    stdout, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    played = int(next(line for line in stdout.splitlines() if line.startswith("games")).split()[1])
+    assert err.strip() == f"stopped after {played} of 1000000 games: the figures above are theirs"
+    assert len(out.read_text().splitlines()) == played  # the summary is of the games written
