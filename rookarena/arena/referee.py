@@ -59,6 +59,11 @@ class _ForfeitError(Exception):
         self.seat = seat
 
 
+# Under ``substitute``, a seat whose bot lets this many requests in a row time out is played by the referee
+# for the rest of the game: a hung or stopped bot would otherwise cost a move time at each of its turns.
+TIMEOUTS_IN_A_ROW = 3
+
+
 class Referee:
     """One game: four seats (bot processes, or scripts in tests; seat order 0..3), a clock, and a fault policy."""
 
@@ -72,6 +77,7 @@ class Referee:
         self.bank = [time.bank] * 4
         self.faults: list[dict[str, Any]] = []
         self.replaced = [not bot.alive for bot in self.bots]
+        self.late = [0] * 4  # each seat's timeouts in a row: at TIMEOUTS_IN_A_ROW the referee plays for it
         self.times: list[list[float]] = [[] for _ in range(4)]
         self.decided: list[list[float | None]] = [[] for _ in range(4)]  # each decision's reply seconds, or None
         self.overhead: list[float] = []
@@ -169,6 +175,8 @@ class Referee:
         reply, elapsed = await bot.ask(request, request_id, self.time.grant(bank), before)
         self.times[seat].append(elapsed)
         self.bank[seat] = self.time.charge(bank, elapsed)
+        timed_out = isinstance(reply, Fault) and reply.kind is FaultKind.TIMEOUT
+        self.late[seat] = self.late[seat] + 1 if timed_out else 0
         if isinstance(reply, Fault):
             self._fault(seat, reply, legal)
             return None, elapsed
@@ -227,6 +235,9 @@ class Referee:
             raise _ForfeitError(seat)
         if not bot.alive:
             self.replaced[seat] = True
+        elif self.late[seat] >= TIMEOUTS_IN_A_ROW:  # hung or stopped: asking on would cost a move time a turn
+            self.replaced[seat] = True
+            entry["detail"] += f" ({TIMEOUTS_IN_A_ROW} in a row: the referee plays for this seat to the game's end)"
 
     def _post(self, news: News) -> None:
         """Queue each seat's encoded news; it goes with the seat's next request, or at the end of the game.

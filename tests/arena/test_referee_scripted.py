@@ -23,27 +23,72 @@ async def play(seats: list[ScriptedSeat], time: TimeControl, policy: FaultPolicy
     return await Referee(seats, setup(seed), time, policy).play()
 
 
-def slow_on_discards(message: dict[str, Any]) -> Answer:
-    """Bids as high as it may, then takes too long over every discard."""
-    legal = message["legal"]
-    if legal[0].startswith("discard"):
-        return 1.0, None  # past the deadline: the referee discards for it
-    return reply(message, legal[-1] if legal[-1].startswith("bid") else legal[0], 0.01)
+class SlowOnDiscards:
+    """Bids as high as it may, then takes too long over every other discard (never three requests in a row,
+    which would have the referee play for it to the game's end)."""
+
+    def __init__(self) -> None:
+        self.discards = 0
+
+    def __call__(self, message: dict[str, Any]) -> Answer:
+        legal = message["legal"]
+        if legal[0].startswith("discard"):
+            self.discards += 1
+            if self.discards % 2:
+                return 1.0, None  # past the deadline: the referee discards for it
+            return reply(message, legal[0], 0.01)
+        return reply(message, legal[-1] if legal[-1].startswith("bid") else legal[0], 0.01)
 
 
 async def test_a_substituted_discard_is_told_to_the_bidder_only() -> None:
-    seats = [ScriptedSeat("slow", slow_on_discards), ScriptedSeat("quick"), ScriptedSeat("slow", slow_on_discards)]
+    seats = [ScriptedSeat("slow", SlowOnDiscards()), ScriptedSeat("quick"), ScriptedSeat("slow", SlowOnDiscards())]
     seats.append(ScriptedSeat("quick"))
     record = await play(seats, TimeControl(move=0.15), FaultPolicy.SUBSTITUTE)
-    assert any(fault["kind"] == "timeout" for fault in record["faults"])
-    discarded = {seat: 0 for seat in range(4)}
-    for hand in record["hands"]:
-        if hand.get("bidder") is not None and hand["discards"]:
-            discarded[hand["bidder"]] += len(hand["discards"])
-    assert discarded[0] + discarded[2] > 0, "the slow bots never won an auction: the script tests nothing"
+    substituted = {seat: 0 for seat in range(4)}
+    for fault in record["faults"]:
+        assert fault["kind"] == "timeout" and fault["legal"][0].startswith("discard"), fault
+        substituted[fault["seat"]] += 1
+    assert substituted[0] + substituted[2] > 0, "the slow bots never won an auction: the script tests nothing"
     for seat, bot in enumerate(seats):
         told = [m for m in bot.received if m["type"] == "played" and m["action"].startswith("discard")]
-        assert len(told) == (discarded[seat] if seat in (0, 2) else 0), seat
+        assert len(told) == substituted[seat], seat
+    records.replay(record)
+
+
+def always_late(message: dict[str, Any]) -> Answer:
+    return 1.0, None  # hung: never a reply within the deadline
+
+
+def late_twice_then_on_time() -> Any:
+    asked = [0]
+
+    def script(message: dict[str, Any]) -> Answer:
+        asked[0] += 1
+        return (1.0, None) if asked[0] % 3 else first_legal(message)
+
+    return script
+
+
+@pytest.mark.parametrize("policy", [FaultPolicy.SUBSTITUTE, FaultPolicy.FORFEIT])
+async def test_three_timeouts_in_a_row_and_the_referee_plays_for_the_seat(policy: FaultPolicy) -> None:
+    """A hung bot costs three move times a game, not one a turn: under ``substitute`` the referee plays for
+    it after its third timeout in a row (a reply of any kind starts the count again); ``forfeit`` ends the
+    game at the first."""
+    hung, steady = ScriptedSeat("hung", always_late), ScriptedSeat("steady", late_twice_then_on_time())
+    seats = [hung, ScriptedSeat("quick"), steady, ScriptedSeat("quick")]
+    record = await play(seats, TimeControl(move=0.15), policy)
+    faults = {seat: [f for f in record["faults"] if f["seat"] == seat] for seat in range(4)}
+    if policy is FaultPolicy.FORFEIT:
+        assert len(record["faults"]) == 1 and record["forfeit"]["team"] == 0
+        return
+    assert [f["kind"] for f in faults[0]] == ["timeout"] * 3
+    assert faults[0][-1]["detail"].endswith("(3 in a row: the referee plays for this seat to the game's end)")
+    assert sum(1 for m in hung.received if m["type"] == "act") == 3  # never asked again
+    asked = sum(1 for m in steady.received if m["type"] == "act")
+    assert len(faults[2]) == asked - asked // 3 > 3  # late twice in every three, and asked to the end
+    assert not any("in a row" in f["detail"] for f in faults[2])
+    assert faults[1] == faults[3] == []
+    assert record["result"] is not None
     records.replay(record)
 
 
