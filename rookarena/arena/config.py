@@ -27,6 +27,7 @@ from rookarena.arena.specs import (
     command_of,
 )
 from rookarena.arena.specs import as_mapping as as_mapping  # noqa: PLC0414 (the name its readers use)
+from rookarena.arena.userfiles import UnreadableFileError, looks_numeric, read_text
 from rookarena.engine.presets import resolve
 from rookarena.engine.rules import Rules
 from rookarena.engine.seeding import SEED_BITS
@@ -93,39 +94,15 @@ class _Node:
 
 
 MOST_GAMES = 10_000_000  # the most games a league plans: every game is planned at the start (~220 bytes each)
-MOST_BYTES = 16 << 20  # the largest configuration or rules file read: far above any league's, far below memory
-
-
-def read_text(path: pathlib.Path, what: str) -> str:
-    """The text of the user's file ``path`` (``what`` it should be, for the errors): UTF-8, and at most
-    :data:`MOST_BYTES`, so that a device or a pipe named by mistake (``/dev/zero``) is refused, not read
-    until memory runs out."""
-    try:
-        with path.open("rb") as stream:
-            data = stream.read(MOST_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
-    if len(data) > MOST_BYTES:
-        raise ConfigError(f"{path}: larger than {MOST_BYTES >> 20} MiB: not a {what}")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a UTF-8 text file") from None
-
-
-def _looks_numeric(text: str) -> bool:
-    """Whether ``text``, which YAML read as a string, is a number to a reader of it (``1e6``, ``1_000.5``)."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return text.strip().lower() not in ("nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity")
 
 
 def load(path: str | os.PathLike[str]) -> LeagueConfig:
     """Read and check a league configuration file."""
     path = pathlib.Path(path)
-    return loads(read_text(path, "configuration"), path)
+    try:
+        return loads(read_text(path, "configuration"), path)
+    except UnreadableFileError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def loads(text: str, path: str | os.PathLike[str]) -> LeagueConfig:
@@ -185,7 +162,7 @@ class _Reader:
         value = self.value(node)
         text = repr(value)
         text = text if len(text) < 60 else text[:57] + "..."
-        if isinstance(value, str) and _looks_numeric(value):  # YAML's own rule, which surprises: 1e6 is text
+        if isinstance(value, str) and looks_numeric(value):  # YAML's own rule, which surprises: 1e6 is text
             return f"{text} (text to YAML: write a number as 1000000 or 1.0e+6)"
         return text
 

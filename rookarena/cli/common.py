@@ -172,7 +172,7 @@ def load_rules(spec: str) -> tuple[str, Rules]:
             raise click.BadParameter(f"{exc}, or a YAML rules file", param_hint="--rules") from None
     import yaml  # noqa: PLC0415
 
-    from rookarena.arena.config import read_text  # noqa: PLC0415 (only for a rules file)
+    from rookarena.arena.userfiles import read_text  # noqa: PLC0415 (only for a rules file)
 
     try:
         data: Any = yaml.safe_load(read_text(path, "rules file"))

@@ -18,7 +18,8 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rookarena.arena.config import LIMIT_MOST, MOST_BYTES, MOST_GAMES, ConfigError, load
+from rookarena.arena.config import LIMIT_MOST, MOST_GAMES, ConfigError, load
+from rookarena.arena.userfiles import MOST_BYTES
 
 PY = json.dumps(sys.executable)  # a JSON string is a YAML double-quoted scalar
 HEAD = "# a league for the loader's tests\nname: test\n"  # lines 1 and 2
