@@ -24,7 +24,7 @@ import pytest
 from conftest import ROOT
 
 GAMES = 4  # a pairing: three bots make 12 games, about 90 KB of records
-CASES = 10
+CASES = 6
 OUT = "out dir's"  # a command printed with the path must be one to paste
 
 

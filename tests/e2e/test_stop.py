@@ -92,7 +92,7 @@ SLEEPER = "import sys, time; time.sleep(60)"  # a bot that never says hello; its
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["check-bot", "match", "diff"])
-@pytest.mark.parametrize("after", [0.4, 1.5])
+@pytest.mark.parametrize("after", [0.5])
 def test_a_signal_while_a_bot_starts_stops_the_command_and_the_bot(
     command: str, after: float, tmp_path: pathlib.Path
 ) -> None:
