@@ -19,8 +19,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-import trio
-
 from rookarena.arena.bots import BotProcess, BotSpec
 from rookarena.arena.handshake import OPPONENT_NAME, Probe, probe, replies_buffered
 from rookarena.arena.match import Match, MatchConfig
@@ -387,7 +385,3 @@ def _slowest(record: dict[str, Any], name: str) -> float:
         if record["seats"][seat] == name
     ]
     return max(times, default=0.0)
-
-
-def run(spec: BotSpec, **kwargs: Any) -> Card:
-    return trio.run(lambda: check_bot(spec, **kwargs))

@@ -76,7 +76,7 @@ SPAWN_ERRORS = (OSError, subprocess.SubprocessError)  # what spawn raises: the l
 
 def why(exc: OSError | subprocess.SubprocessError) -> str:
     """Why :func:`spawn` failed, in words: the system's, or that the bot's limits could not be set."""
-    return exc.strerror or str(exc) if isinstance(exc, OSError) else f"its limits could not be set: {exc}"
+    return (exc.strerror or str(exc)) if isinstance(exc, OSError) else f"its limits could not be set: {exc}"
 
 
 async def spawn(command: Sequence[str], cwd: str | None, env: dict[str, str], limits: Limits) -> trio.Process:
