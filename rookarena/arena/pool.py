@@ -219,7 +219,7 @@ class Worker:
                 with trio.move_on_after(STOP_GRACE):
                     while (line := await self._line()) is not None:
                         value = records.loads(line.decode("utf-8"))
-                        if not value.get(UNIT_DONE):
+                        if not value.get(UNIT_DONE) and not value.get(NEXT):  # a record, not a word of the unit
                             on_record(value)
                     await process.wait()
                 if process.returncode is None:

@@ -155,3 +155,29 @@ def test_a_worker_stopped_while_it_asks_for_its_next_unit_still_sends_the_game_i
             worker.kill()
     recorded = [value["game_id"] for value in lines + rest if "game_id" in value]
     assert recorded == ids
+
+
+async def test_a_stopped_worker_asking_for_its_next_unit_hands_on_only_records(tmp_path: pathlib.Path) -> None:
+    """SIGTERM reaches a worker just after it asked for its next unit: its question comes with the records
+    still in its pipe, and only the records reach the results (the question was once written to games.jsonl
+    as a record, and the run ended in a KeyError)."""
+    script = tmp_path / "asking.py"
+    script.write_text(
+        "import json, sys, time\n"
+        "sys.stdin.readline()\n"  # the head
+        "for value in ({'game_id': 'g1'}, {'next': True}, {'game_id': 'g2'}):\n"
+        "    sys.stdout.write(json.dumps(value) + '\\n')\n"
+        "sys.stdout.flush()\n"
+        "open(sys.argv[2], 'w').close()\n"  # its lines are in the pipe
+        "time.sleep(30)\n",
+        encoding="utf-8",
+    )
+    ready = tmp_path / "ready"
+    worker = Scripted(script, "asking", ready)
+    await worker._start()
+    with trio.fail_after(30):
+        while not ready.exists():
+            await trio.sleep(0.01)
+    seen: list[dict[str, Any]] = []
+    await worker.terminate(seen.append)
+    assert seen == [{"game_id": "g1"}, {"game_id": "g2"}]
