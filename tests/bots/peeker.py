@@ -20,7 +20,9 @@ it tries:
 Every claim is one line on stderr, ``PEEK {json}``: the game, the seat, the hand number, the channel, the
 seat whose cards it claims (or "nest", or "any" for cards of some other seat) and the cards. At the end
 of each game (next game or bye) a line ``SEAT {json}`` counts the contacts each channel made with another
-process or file of the league. The stderr log lives in the results directory, which an isolated bot
+process or file of the league, and says whether its look for files (``walked``) reached every directory
+it could see before its time for that ran out (a sandbox's few files it reads in full; the whole disk of
+an unisolated machine it cannot). The stderr log lives in the results directory, which an isolated bot
 cannot see, so the report is no channel under isolation.
 """
 
@@ -51,7 +53,7 @@ from rookarena.wire.records import derive_seed
 GUESSES = [*range(2048), 2024, 2025, 2026, 4242, 12345, 31337, 65535, 99999, 123456, 1000000, 2**31 - 1]
 SKIP_NAMES = (".git", ".venv", "node_modules", "site-packages", "__pycache__")
 SKIP_ROOTS = ("/proc", "/sys", "/dev", "/usr", "/snap", "/boot", "/var/lib", "/var/cache", "/run")
-WALK_BUDGET = 1.5  # seconds spent looking for files (breadth first from its cwd, where a league runs it)
+WALK_BUDGET = 0.5  # seconds spent looking for files (breadth first from its cwd, where a league runs it)
 MAX_FILES = 100  # logs and YAML files kept (the shallowest first) and read at every deal
 READ_MOST = 1 << 20  # bytes read from a file at a time
 SEEDS_A_DEAL = 20  # new seeds found in files tried at each deal
@@ -106,6 +108,7 @@ class Peeker:
         self.deal_rng: Any = None  # a random.Random dealing this game's hands, once a seed is found
         self.deal_channel = ""  # how that seed was found
         self.files: list[str] = []
+        self.walked: bool | None = None  # whether its look for files (channels "all") reached every directory
         # Results directories no league has written to since this process began: once read, read again only
         # for their files' growth (none), so that the stale results of other runs do not cost a deal its time.
         self.finished: set[str] = set()
@@ -159,7 +162,8 @@ class Peeker:
 
     def end_game(self) -> None:
         if self.game:
-            say("SEAT", {"game": self.game.get("game"), "seat": self.game.get("seat"), "contacts": self.contacts})
+            seat = {"game": self.game.get("game"), "seat": self.game.get("seat"), "contacts": self.contacts}
+            say("SEAT", {**seat, "walked": self.walked})
         self.contacts = {}
 
     # -- the game ---------------------------------------------------------------------------------
@@ -287,12 +291,15 @@ class Peeker:
                         elif entry.name.endswith((".stderr.log", ".yaml", ".yml")) and others < MAX_FILES:
                             found.append(entry.path)
                             others += 1
+        self.walked = not queue
         return found
 
     def read_file(self, path: str, channel: str) -> None:
         """Take what ``path`` gives away: deals of records, seeds, hands logged by other seats."""
+        start = self.read_at.get(path, 0)
+        if start and os.stat(path).st_size == start:
+            return  # read before, and not grown since (found without opening it: most files, at most deals)
         with open(path, "rb") as stream:
-            start = self.read_at.get(path, 0)
             size = os.fstat(stream.fileno()).st_size
             if size and size == start:
                 return
