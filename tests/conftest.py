@@ -28,3 +28,11 @@ GOLDEN = TESTS / "golden"
 # Commands such as ``rookarena bot search`` name the installed script, which lives beside the interpreter
 # that runs the tests: found first, whether or not the virtual environment was activated.
 os.environ["PATH"] = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ.get("PATH", "")])
+
+
+def pytest_xdist_auto_num_workers(config: object) -> int:
+    """``-n auto``: three workers for every two cores. Many tests spend their time waiting on bots' clocks
+    and processes' starts, which leaves a core idle under one worker a core (on two cores the whole suite
+    kept the CPUs 89% busy with two workers, 97% with three)."""
+    cores = len(os.sched_getaffinity(0))
+    return max(1, cores + cores // 2)
