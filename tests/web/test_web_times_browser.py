@@ -21,13 +21,17 @@ pytestmark = pytest.mark.slow
 
 NAMES = ["alpha", "beta"]
 
-SHOWN = (
-    "const b = document.querySelector('.board');"
-    "const t = b.querySelector(`.seat[data-seat='${arguments[0]}'] .decision-time`);"
-    "const d = b.querySelector('.info dd.time');"
-    "return [b.querySelectorAll('.seat .decision-time').length, t && t.textContent, d && d.textContent,"
-    " b.querySelectorAll('.decision-time.slowest').length]"
+SHOWN_AT = (  # what the board shows of decision times, for the seat arguments[0]
+    "const shown = (seat) => {"
+    " const b = document.querySelector('.board');"
+    " const t = b.querySelector(`.seat[data-seat='${seat}'] .decision-time`);"
+    " const d = b.querySelector('.info dd.time');"
+    " return [b.querySelectorAll('.seat .decision-time').length, t && t.textContent, d && d.textContent,"
+    " b.querySelectorAll('.decision-time.slowest').length]; };"
 )
+SHOWN = SHOWN_AT + "return shown(arguments[0]);"
+# The same at each of the steps arguments[0] ([step, seat] pairs), each shown in turn: one call to the browser.
+SHOWN_AT_EACH = SHOWN_AT + "return arguments[0].map(([step, seat]) => { rookViewer.go(step); return shown(seat); });"
 
 
 @pytest.mark.parametrize("preset_name", ["tournament", "open-nest"])
@@ -49,9 +53,9 @@ def test_each_decision_shows_its_time_at_its_step(browser: Any, tmp_path: pathli
     steps = [index for index, act in enumerate(acts) if act is not None]
     assert [tuple(acts[i]) for i in steps] == [(seat, action) for _, seat, action in made]
     slowest = []
-    for index, (_, seat, _), ms in zip(steps, made, times[0], strict=True):
-        browser.execute_script("rookViewer.go(arguments[0])", index)
-        count, at_seat, detail, marked = browser.execute_script(SHOWN, seat)
+    asked = [[index, seat] for index, (_, seat, _) in zip(steps, made, strict=True)]
+    shown = browser.execute_script(SHOWN_AT_EACH, asked)
+    for index, (_, seat, _), ms, (count, at_seat, detail, marked) in zip(steps, made, times[0], shown, strict=True):
         assert count == 1, index
         if ms is None:
             assert at_seat == "played by the referee" and detail == "played by the referee", index
