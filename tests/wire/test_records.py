@@ -12,10 +12,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import fault_games
 import pytest
 from conftest import GOLDEN as GOLDEN_DIR
 from conftest import ROOT
-from record_schema import schema_errors
+from record_schema import published, schema_errors, validator
 
 from rookarena.engine.presets import PRESETS, preset
 from rookarena.errors import RecordError
@@ -71,6 +72,48 @@ def first_redeal(name: str) -> tuple[Record, int]:
             if hand["bidder"] is None:
                 return record, index
     raise AssertionError(f"no redeal in 100 games of {name}")
+
+
+DAMAGES: tuple[object, ...] = (None, -1, 4, 1.5, "", "R0", "ROOK", "R14", "pass", True, [], {}, ["R5"], 10**9)
+
+
+def _paths(node: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a record: each key of each object and each item of each list, the record itself."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    return [at, *(path for key, value in items for path in _paths(value, (*at, key)))]
+
+
+def _damaged(record: Record, rng: random.Random) -> Record:
+    """``record`` with one place changed: a value replaced, a key removed or added, an item removed."""
+    out = copy.deepcopy(record)
+    path = rng.choice(_paths(out)[1:])
+    parent = functools.reduce(lambda node, key: node[key], path[:-1], out)
+    how = rng.random()
+    if how < 0.7:
+        parent[path[-1]] = copy.deepcopy(rng.choice(DAMAGES))
+    elif isinstance(parent, dict) and how < 0.85:
+        parent[f"x{rng.randrange(9)}"] = 1  # an unknown key: allowed at the top level only
+    else:
+        del parent[path[-1]]
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_inlined_schema_judges_records_as_the_published_one(name: str) -> None:
+    """The tests check records against the schema with its references inlined (tests/record_schema.py):
+    on whole records (redeals and games stopped by a forfeit among them) and on records damaged at a
+    random place, it must find a record valid exactly when the published schema does."""
+    rng = random.Random(f"inlined {name}")
+    wholes = [game_record(name, 1), fault_games.forfeited(name, 3, rng.randrange(5, 90))]
+    refused = 0
+    for whole in wholes:
+        assert published().is_valid(whole) and validator().is_valid(whole)
+        for _ in range(12):
+            damaged = _damaged(whole, rng)
+            verdict = published().is_valid(damaged)
+            assert validator().is_valid(damaged) == verdict, damaged
+            refused += not verdict
+    assert refused >= 12  # most damage is refused: the comparison is not of records both find valid
 
 
 def test_a_redeal_is_recorded_with_no_bidder_and_nothing_scored() -> None:
