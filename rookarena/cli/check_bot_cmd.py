@@ -54,7 +54,7 @@ def check_bot(
 
     from .stopping import run_until_stopped  # noqa: PLC0415
 
-    spec = _spec(command, None, "bot")
+    spec = _spec(command, None, "bot", "'COMMAND'")
     with tempfile.TemporaryDirectory(prefix="rookarena-check-") as scratch:
         log_dir = pathlib.Path(logs) if logs else pathlib.Path(scratch)
         log_dir.mkdir(parents=True, exist_ok=True)

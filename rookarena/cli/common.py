@@ -229,15 +229,16 @@ def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult]
     return summary.write(out_dir, played, fmt, wide=wide, width=_columns())
 
 
-def _spec(command: str, name: str | None, fallback: str) -> BotSpec:
+def _spec(command: str, name: str | None, fallback: str, what: str) -> BotSpec:
+    """The bot ``command`` runs (``what``: the argument or option it came from, for its errors)."""
     from rookarena.arena.specs import BotSpec, command_of  # noqa: PLC0415
 
     try:
         words = command_of(command)
     except ValueError as exc:
-        raise click.BadParameter(f"{command!r}: {exc}") from None
+        raise click.BadParameter(f"{command!r}: {exc}", param_hint=what) from None
     if shutil.which(words[0]) is None and not pathlib.Path(words[0]).exists():
-        raise click.BadParameter(f"{command!r}: no program {words[0]!r} found")
+        raise click.BadParameter(f"{command!r}: no program {words[0]!r} found", param_hint=what)
     return BotSpec(name=name or _bot_name(words) or fallback, command=words)
 
 

@@ -308,10 +308,10 @@ def _teams(team_a: Program, team_b: Program, startup: float) -> tuple[tuple[BotS
     assert command_a is not None and command_b is not None
     a, b, a2, b2 = _hello_names(
         [
-            (_spec(command_a, name_a, "a"), name_a is not None),
-            (_spec(command_b, name_b, "b"), name_b is not None),
-            (_spec(partner_a, None, "a2") if partner_a else None, False),
-            (_spec(partner_b, None, "b2") if partner_b else None, False),
+            (_spec(command_a, name_a, "a", "'COMMAND_A'"), name_a is not None),
+            (_spec(command_b, name_b, "b", "'COMMAND_B'"), name_b is not None),
+            (_spec(partner_a, None, "a2", "'--partner-a'") if partner_a is not None else None, False),
+            (_spec(partner_b, None, "b2", "'--partner-b'") if partner_b is not None else None, False),
         ],
         startup,
     )

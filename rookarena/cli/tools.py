@@ -241,6 +241,7 @@ def diff_command(
     from rookarena.web import page  # noqa: PLC0415
 
     _logging(verbose)
+    spec = _spec(new_command, None, "new", "'NEW'")  # a command that cannot run is said before any reading
     games = _diff_games(directories, old, wanted, limit)
     from rookarena.arena.specs import Limits  # noqa: PLC0415
 
@@ -252,7 +253,6 @@ def diff_command(
             records.replay(record)
         except RookError as exc:
             raise click.ClickException(f"game {gid!r} does not replay: {exc}") from None
-    spec = _spec(new_command, None, "new")
     starts = run_starts([pathlib.Path(d) for d in directories], old, games.ids())
     differ = Differ(spec, old, clock, Limits(startup=clock.startup), starts)
     result = run_until_stopped(differ.run, games, what="the diff was not finished")
