@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import errno
 import functools
+import io
 import logging
 import math
 import pathlib
@@ -43,6 +44,7 @@ class _Commands(click.Group):
     pipe, a lost terminal) that a command did not word itself is still one plain line."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        _escape_unencodable()
         try:
             return super().main(*args, **kwargs)
         except OSError as exc:  # outside a command too: --help printed to a full disk
@@ -65,6 +67,15 @@ class _Commands(click.Group):
                 raise
             first = leaves[0]
             raise click.ClickException(_system_error(first) if isinstance(first, OSError) else str(first)) from None
+
+
+def _escape_unencodable() -> None:
+    """A name or text the terminal's encoding cannot show (a bot named 漢 on a Latin-1 terminal) is printed
+    as a backslash escape, as Python's stderr already does, instead of ending the command."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, OSError):  # (a stream already closed)
+                stream.reconfigure(errors="backslashreplace")
 
 
 def _leaves(error: BaseException) -> list[BaseException]:
