@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
@@ -56,6 +57,11 @@ def _json_parts(data: Mapping[str, Any], raw: Raw | None) -> Iterator[str]:
     yield "}"
 
 
+# A lone surrogate: what Python makes of a byte of a file name that is not UTF-8 (a results directory named
+# on another system); it has no UTF-8 form, so it is written as JSON's escape for it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _escaped(text: str) -> Markup:
     for char, escape in (
         ("<", "\\u003c"),
@@ -65,6 +71,7 @@ def _escaped(text: str) -> Markup:
         ("\u2029", "\\u2029"),
     ):
         text = text.replace(char, escape)
+    text = _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return Markup(text)  # escaped above for the script element
 
 

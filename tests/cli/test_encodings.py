@@ -76,3 +76,17 @@ def test_a_league_prints_its_standings_for_a_name_the_terminal_cannot_show(tmp_p
     done = rookarena("run", str(config), "--out", str(tmp_path / "out"), encoding="latin-1")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and escaped(name) in done.stdout
+
+
+def test_a_results_directory_whose_name_is_not_utf8_is_read_and_reported(tmp_path: pathlib.Path) -> None:
+    """A directory named on another system (a byte that is no UTF-8): its name reaches the pages and the
+    lines printed as an escape."""
+    named = ["alpha", "beta"]
+    out = tmp_path / os.fsdecode(b"out-\xff-\xfe")
+    web_games.write_dir(out, web_games.league_records(named, deals=1), named, deals=1)
+    game = "alpha-vs-beta-0001"
+    for args in (["standings", str(out)], ["show", str(out), game], ["report", str(out)], ["replay", str(out), game]):
+        done = rookarena(*args, encoding="utf-8")
+        assert done.returncode == 0, (args, done.stderr)
+        assert "Traceback" not in done.stderr + done.stdout, (args, done.stderr)
+    assert (out / "report.html").stat().st_size > 0 and (out / f"{game}.html").stat().st_size > 0
