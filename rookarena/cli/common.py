@@ -110,6 +110,8 @@ def reads_records(command: Callable[..., None]) -> Callable[..., None]:
             command(*args, **kwargs)
         except RookError:
             raise  # worded already: the group prints it as it is
+        except UnicodeEncodeError as exc:  # writing, not reading: no record is to blame
+            raise click.ClickException(f"a text could not be written in the encoding {exc.encoding}: {exc}") from None
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             where = kwargs.get("directory") or ", ".join(kwargs.get("directories") or ())
             raise click.ClickException(

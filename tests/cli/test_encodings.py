@@ -90,3 +90,23 @@ def test_a_results_directory_whose_name_is_not_utf8_is_read_and_reported(tmp_pat
         assert done.returncode == 0, (args, done.stderr)
         assert "Traceback" not in done.stderr + done.stdout, (args, done.stderr)
     assert (out / "report.html").stat().st_size > 0 and (out / f"{game}.html").stat().st_size > 0
+
+
+def test_text_that_cannot_be_written_is_not_blamed_on_the_records(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should any text still fail to encode, the line says so: it is no damaged record."""
+    from click.testing import CliRunner
+
+    from rookarena.cli import main, standings_cmd
+
+    named = ["alpha", "beta"]
+    out = web_games.write_dir(tmp_path / "out", web_games.league_records(named, deals=1), named, deals=1)
+
+    def refuse(*args: object, **kwargs: object) -> str:
+        raise UnicodeEncodeError("latin-1", "漢", 0, 1, "ordinal not in range(256)")
+
+    monkeypatch.setattr(standings_cmd, "render_standings", refuse)
+    done = CliRunner().invoke(main, ["standings", str(out)])
+    assert done.exit_code == 1
+    assert "could not be written in the encoding latin-1" in done.output and "damaged" not in done.output
