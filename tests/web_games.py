@@ -7,8 +7,12 @@ import pathlib
 import random
 from typing import Any
 
+from rookarena.engine.actions import parse_action
+from rookarena.engine.cards import Card
+from rookarena.engine.game import Deal, Game
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
+from rookarena.engine.views import View, view
 from rookarena.players import random_action
 from rookarena.wire import records
 from rookarena.wire.records import derive_seed
@@ -121,3 +125,30 @@ def add_times(record: dict[str, Any], rng: random.Random) -> list[float | int | 
         per_seat[seat].append(value)
     record["decision_ms"] = per_seat
     return values
+
+
+def engine_views(record: dict[str, Any]) -> list[list[list[View]]]:
+    """views[hand][n][seat]: the protocol's view of each seat after n decisions of the hand."""
+    rules = Rules.from_mapping(record["rules"])
+    deals = [
+        Deal(
+            tuple(tuple(Card.parse(c) for c in seat) for seat in hand["deal"]),
+            tuple(Card.parse(c) for c in hand["nest"]),
+        )
+        for hand in record["hands"]
+    ]
+    game = Game(rules, first_dealer=record["first_dealer"], deals=iter([*deals, deals[-1]]))
+    out = []
+    for hand in record["hands"]:
+        actions = [call["action"] for call in hand["auction"]]
+        if hand["bidder"] is not None:
+            nest = [f"discard {card}" for card in hand["discards"]]
+            turn = [f"trump {hand['trump']}"]
+            actions += turn + nest if record["rules"]["nest_order"] == "trump-then-discard" else nest + turn
+            actions += [f"play {card}" for trick in hand["tricks"] for card in trick["cards"]]
+        seen = []
+        for action in actions:
+            seen.append([view(game, seat) for seat in range(4)])
+            game.apply(parse_action(action))
+        out.append(seen)
+    return out

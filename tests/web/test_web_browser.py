@@ -17,12 +17,9 @@ from typing import Any
 import pytest
 import web_games
 
-from rookarena.engine.actions import parse_action
-from rookarena.engine.cards import Card
-from rookarena.engine.game import Deal, Game
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
-from rookarena.engine.views import View, view
+from rookarena.engine.views import View
 from rookarena.results import standings, summary, tables
 from rookarena.web import model, page, sources
 
@@ -219,33 +216,6 @@ def test_the_keyboard_steps_every_trick_to_the_final_score(browser: Any, report:
     assert _errors(browser) == []
 
 
-def _engine_views(record: dict[str, Any]) -> list[list[list[View]]]:
-    """views[hand][n][seat]: the protocol's view of each seat after n decisions of the hand."""
-    rules = Rules.from_mapping(record["rules"])
-    deals = [
-        Deal(
-            tuple(tuple(Card.parse(c) for c in seat) for seat in hand["deal"]),
-            tuple(Card.parse(c) for c in hand["nest"]),
-        )
-        for hand in record["hands"]
-    ]
-    game = Game(rules, first_dealer=record["first_dealer"], deals=iter([*deals, deals[-1]]))
-    out = []
-    for hand in record["hands"]:
-        actions = [call["action"] for call in hand["auction"]]
-        if hand["bidder"] is not None:
-            nest = [f"discard {card}" for card in hand["discards"]]
-            turn = [f"trump {hand['trump']}"]
-            actions += turn + nest if record["rules"]["nest_order"] == "trump-then-discard" else nest + turn
-            actions += [f"play {card}" for trick in hand["tricks"] for card in trick["cards"]]
-        seen = []
-        for action in actions:
-            seen.append([view(game, seat) for seat in range(4)])
-            game.apply(parse_action(action))
-        out.append(seen)
-    return out
-
-
 def _known(v: View) -> set[str]:
     cards = {*v.hand, *(v.nest or ()), *(v.discards or ()), *v.trick, *(c for t in v.tricks for c in t.cards)}
     return {str(c) for c in cards}
@@ -289,7 +259,7 @@ def test_a_seats_view_never_shows_another_seats_cards(browser: Any, tmp_path: pa
         for step in steps:
             for board in step:
                 if board["id"] not in views:
-                    views[board["id"]] = _engine_views(by_id[board["id"]])
+                    views[board["id"]] = web_games.engine_views(by_id[board["id"]])
                 seen = views[board["id"]][board["hand"]]
                 n = board["actions"]
                 if n < len(seen):

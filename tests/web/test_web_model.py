@@ -16,12 +16,7 @@ import web_games
 from click.testing import CliRunner
 
 from rookarena.cli import main
-from rookarena.engine.actions import parse_action
-from rookarena.engine.cards import Card
-from rookarena.engine.game import Deal, Game
 from rookarena.engine.presets import preset
-from rookarena.engine.rules import Rules
-from rookarena.engine.views import view
 from rookarena.results import export, gamesindex, standings
 from rookarena.web import index, model, page, sources, text
 from rookarena.wire import position, records
@@ -166,28 +161,7 @@ def test_the_page_is_self_contained(league_dir: tuple[pathlib.Path, list[dict[st
 def _views_by_hand(record: dict[str, Any]) -> list[list[Any]]:
     """For each hand, the engine's view of every seat once the hand's last decision is made (before
     the score), replayed through the engine from the record's deals."""
-    rules = Rules.from_mapping(record["rules"])
-    deals = [
-        Deal(
-            tuple(tuple(Card.parse(c) for c in seat) for seat in hand["deal"]),
-            tuple(Card.parse(c) for c in hand["nest"]),
-        )
-        for hand in record["hands"]
-    ]
-    game = Game(rules, first_dealer=record["first_dealer"], deals=iter([*deals, deals[-1]]))
-    out = []
-    for hand in record["hands"]:
-        actions = [call["action"] for call in hand["auction"]]
-        if hand["bidder"] is not None:
-            nest = [f"discard {card}" for card in hand["discards"]]
-            turn = [f"trump {hand['trump']}"]
-            actions += turn + nest if record["rules"]["nest_order"] == "trump-then-discard" else nest + turn
-            actions += [f"play {card}" for trick in hand["tricks"] for card in trick["cards"]]
-        for action in actions[:-1]:
-            game.apply(parse_action(action))
-        out.append([view(game, seat) for seat in range(4)])
-        game.apply(parse_action(actions[-1]))
-    return out
+    return [hand[-1] for hand in web_games.engine_views(record)]
 
 
 @pytest.mark.parametrize("preset_name", ["tournament", "open-nest"])
