@@ -70,6 +70,10 @@ SHEBANG_CR = (
     "the script's first line (#!) ends in a carriage return (Windows line endings), so the system looks for "
     "a program whose name ends in '\\r': save the file with Unix line endings (LF), as dos2unix does"
 )
+NUL = (
+    "a line held a NUL byte ('\\0'): write a string's characters only, not the zero that ends it in C (write "
+    "strlen(s) bytes, or use fputs/printf; never strlen(s) + 1 or sizeof the buffer)"
+)
 ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
 COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action": "pass", "comment": "weak hand"}'
 # The PROTOCOL.md section each piece of advice comes from.
@@ -77,6 +81,7 @@ SECTIONS = {
     FLUSH: "§2",
     LOGS: "§2",
     ONE_LINE: "§2",
+    NUL: "§2",
     ID_INTEGER: "§6",
     ID_WHOLE: "§6",
     BOTH_FIELDS: "§6",
@@ -188,6 +193,8 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
 
 
 def _malformed(detail: str, line: str) -> str:
+    if "\x00" in line and ("not JSON" in detail or "not valid" in detail):
+        return NUL
     if "RFC 8259" in detail:
         return "write strict JSON (RFC 8259): no NaN or Infinity, and each key once in an object"
     if "byte order mark" in detail:

@@ -27,7 +27,10 @@ CAUSES = [
     ("buffered", "your bot did not flush stdout after its replies", "§2", "no reply within 0.5 s; the reply came only"),
 ]
 PYTHON_ONLY = [("crash2", "fix the error its stderr shows", "§9", "IndexError: list index out of range")]
-C_ONLY = [("crash2", "killed by a signal", "§9", "killed by SIGSEGV")]
+C_ONLY = [
+    ("crash2", "killed by a signal", "§9", "killed by SIGSEGV"),
+    ("nulbyte", "not the zero that ends it in C", "§2", "the bot sent: '\\x00{"),
+]
 
 
 FAST = ("--move-time", "0.5", "--startup", "3")

@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
             if (strcmp(mode, "ownid") == 0) id = counted;
             const char *key = strcmp(mode, "move") == 0 ? "move" : "action";
             printf("{\"id\":%lld,\"%s\":\"%s\"}%s", id, key, action, strcmp(mode, "nonewline") == 0 ? "" : "\n");
+            if (strcmp(mode, "nulbyte") == 0) fputc('\0', stdout); /* as write(1, s, strlen(s) + 1) would */
             if (strcmp(mode, "buffered") != 0) fflush(stdout);
         }
     }
