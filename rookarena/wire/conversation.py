@@ -86,6 +86,9 @@ class Ignored:
     line: str
 
 
+EMPTY_LINE = Ignored("empty line", "")
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class ProtocolFault:
     kind: FaultKind
@@ -112,6 +115,21 @@ class LineBuffer:
         if not self._buffer and 0 < len(data) <= self.max_line and data.find(b"\n") == len(data) - 1:
             return [data[:-2] if data.endswith(b"\r\n") else data[:-1]]  # one whole line: the usual case
         self._buffer += data
+        end = self._buffer.rfind(b"\n")
+        if end >= 0:  # whole lines, split at once (a flood of short lines costs little; see _lines)
+            whole = bytes(self._buffer[:end])
+            parts = whole.split(b"\n")
+            if max(map(len, parts)) <= self.max_line:
+                del self._buffer[: end + 1]
+                lines = [part.removesuffix(b"\r") for part in parts] if b"\r" in whole else parts
+                if len(self._buffer) > self.max_line:
+                    raise LineTooLongError(len(self._buffer), lines)
+                return lines
+        return self._lines()
+
+    def _lines(self) -> list[bytes]:
+        """The whole lines in the buffer one at a time, up to one over the limit (raised, with those before
+        it), as :meth:`feed` splits them."""
         lines: list[bytes] = []
         start = 0
         while True:
@@ -217,6 +235,8 @@ class Conversation:
 
     def _receive_line(self, raw: bytes) -> Event:
         """One line from the bot, judged by the contract of PROTOCOL.md §6 and §9."""
+        if not raw:
+            return EMPTY_LINE  # (one event for all: a flood of empty lines costs little)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
