@@ -532,3 +532,17 @@ def test_a_near_valid_config_can_load(tmp_path: pathlib.Path) -> None:
     config = load(path)
     assert [entry.name for entry in config.entries] == ["a", "b"]
     assert dict(config.entries[1].bot.env) == {"X": "1"}
+
+
+@FUZZ
+@given(
+    lines=st.lists(st.sampled_from([b"", b" ", b"\r", b"x", b"x\r", b'{"id": 1}', b"\r\r"]), max_size=30),
+    cuts=st.lists(st.integers(0, 200), max_size=10),
+)
+def test_lines_come_out_whole_and_in_order_however_the_bytes_are_split(lines: list[bytes], cuts: list[int]) -> None:
+    """Each line as written, less one ``\\r`` before its newline, whichever read brought that ``\\r``."""
+    buffer = LineBuffer(max_line=64)
+    data = b"".join(line + b"\n" for line in lines)
+    out = [line for chunk in split(data, cuts) for line in buffer.feed(chunk)]
+    assert out == [line.removesuffix(b"\r") for line in lines]
+    assert buffer.pending == 0
