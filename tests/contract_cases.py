@@ -123,6 +123,16 @@ CASES = [
         shown='U+FEFF{"id":7,"action":"play R8"}',
         schema="not JSON",
     ),
+    Case(
+        "a C string's terminating zero",
+        "play",
+        '\\u0000{"id":{id},"action":"{legal}"}',
+        "malformed",
+        "line is not JSON",
+        "not the zero that ends it in C",
+        shown='U+0000{"id":7,"action":"play R8"}',
+        schema="not JSON",
+    ),
     Case("no id", "play", '{"action":"{legal}"}', "malformed", "reply has no 'id'", "always both keys"),
     Case("no action", "play", '{"id":{id}}', "malformed", "reply has no 'action'", "always both keys"),
     Case(

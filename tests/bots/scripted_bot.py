@@ -59,7 +59,7 @@ def fill(line: str, message: dict[str, object], previous: int) -> str:
     }
     for key, value in values.items():
         line = line.replace(key, value)
-    return line.replace("\\n", "\n").replace("\\ufeff", "\ufeff")
+    return line.replace("\\n", "\n").replace("\\ufeff", "\ufeff").replace("\\u0000", "\0")
 
 
 def main() -> None:

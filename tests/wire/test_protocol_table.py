@@ -51,7 +51,7 @@ def rows() -> list[dict[str, str]]:
 
 def lines_of(shown: str) -> list[str]:
     """The lines a row stands for, from the way the table writes them."""
-    shown = shown.removesuffix(" (while 7 is awaited)").replace("U+FEFF", "\ufeff")
+    shown = shown.removesuffix(" (while 7 is awaited)").replace("U+FEFF", "\ufeff").replace("U+0000", "\0")
     if shown.endswith(" sent twice"):
         once = shown.removesuffix(" sent twice")
         return [once, once]
