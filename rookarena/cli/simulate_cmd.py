@@ -6,7 +6,7 @@ import secrets
 import signal
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -15,12 +15,6 @@ from rookarena.cli.common import load_rules, main
 from rookarena.players.simulate import random_game, summarize
 from rookarena.wire import records
 from rookarena.wire.records import derive_seed
-
-if TYPE_CHECKING:
-    pass
-
-
-STOPS = (signal.SIGINT, signal.SIGTERM)  # what stops a simulation after the game in play, with its summary
 
 
 @main.command()
@@ -51,7 +45,10 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
                 records.write(stream, record)
             yield record
 
-    handlers = {sig: signal.signal(sig, lambda number, frame: stop.append(number)) for sig in STOPS}
+    from .stopping import stop_signals  # noqa: PLC0415 - (it imports trio, which a simulation needs not)
+
+    # The signals that stop any command stop a simulation after the game in play, with its summary.
+    handlers = {sig: signal.signal(sig, lambda number, frame: stop.append(number)) for sig in stop_signals()}
     started = time.perf_counter()
     try:
         summary = summarize(played())

@@ -39,7 +39,7 @@ def script_json(data: Mapping[str, Any], raw: Raw | None = None) -> Markup:
     """``data`` as JSON that is safe inside a script element (strict JSON: no NaN or infinities); the
     members of ``raw`` are added as they are, each already JSON text (or its pieces, in order: a large
     part written without making its values first)."""
-    return Markup("".join(str(_escaped(part)) for part in _json_parts(data, raw)))  # escaped piece by piece
+    return Markup(_no_surrogates("".join(str(_escaped(part)) for part in _json_parts(data, raw))))  # escaped
 
 
 def _json_parts(data: Mapping[str, Any], raw: Raw | None) -> Iterator[str]:
@@ -57,11 +57,6 @@ def _json_parts(data: Mapping[str, Any], raw: Raw | None) -> Iterator[str]:
     yield "}"
 
 
-# A lone surrogate: what Python makes of a byte of a file name that is not UTF-8 (a results directory named
-# on another system); it has no UTF-8 form, so it is written as JSON's escape for it.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _escaped(text: str) -> Markup:
     for char, escape in (
         ("<", "\\u003c"),
@@ -71,8 +66,22 @@ def _escaped(text: str) -> Markup:
         ("\u2029", "\\u2029"),
     ):
         text = text.replace(char, escape)
-    text = _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     return Markup(text)  # escaped above for the script element
+
+
+# A lone surrogate: what Python makes of a byte of a file name that is not UTF-8 (a results directory named
+# on another system); it has no UTF-8 form, so it is written as JSON's escape for it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate as JSON's escape for it; looked for only when ``text`` has no UTF-8
+    form, so that the pages' usual text costs no search."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return text
 
 
 def _static(name: str) -> Markup:
@@ -118,7 +127,10 @@ def write(stream: IO[bytes], data: Mapping[str, Any], title: str, raw: Raw | Non
     head, tail = page.split(_MARK)
     size = 0
     for part in (head, *(_escaped(piece) for piece in _json_parts(data, raw)), tail):
-        chunk = str(part).encode()
+        try:
+            chunk = str(part).encode()
+        except UnicodeEncodeError:  # (rare: see _no_surrogates; the usual text is encoded once)
+            chunk = _no_surrogates(str(part)).encode()
         stream.write(chunk)
         size += len(chunk)
     return size
