@@ -78,11 +78,27 @@ def test_a_league_prints_its_standings_for_a_name_the_terminal_cannot_show(tmp_p
     assert "Traceback" not in done.stderr and escaped(name) in done.stdout
 
 
-def test_a_results_directory_whose_name_is_not_utf8_is_read_and_reported(tmp_path: pathlib.Path) -> None:
+def not_utf8(seed: int) -> bytes:
+    """A file name of a few bytes, at least one of them no UTF-8 (a lone continuation or lead byte, or one
+    never used), among ASCII letters and UTF-8 letters."""
+    rng = random.Random(seed)
+    pieces = [bytes([rng.choice([*range(0x80, 0xC0), 0xC3, 0xE2, 0xF0, 0xFE, 0xFF])])]
+    pieces += [rng.choice([b"a", b"Z", b"-", "é".encode(), "漢".encode()]) for _ in range(rng.randint(1, 6))]
+    rng.shuffle(pieces)
+    name = b"out-" + b"".join(pieces)
+    try:
+        name.decode("utf-8")
+    except UnicodeDecodeError:
+        return name
+    return name + b"\xff"  # (the bytes happened to make UTF-8)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_results_directory_whose_name_is_not_utf8_is_read_and_reported(tmp_path: pathlib.Path, seed: int) -> None:
     """A directory named on another system (a byte that is no UTF-8): its name reaches the pages and the
     lines printed as an escape."""
     named = ["alpha", "beta"]
-    out = tmp_path / os.fsdecode(b"out-\xff-\xfe")
+    out = tmp_path / os.fsdecode(not_utf8(seed))
     web_games.write_dir(out, web_games.league_records(named, deals=1), named, deals=1)
     game = "alpha-vs-beta-0001"
     for args in (["standings", str(out)], ["show", str(out), game], ["report", str(out)], ["replay", str(out), game]):
