@@ -5,8 +5,9 @@ seats are as far apart as two opponents. The sandbox sees, read-only: the system
 ``/bin``, ``/lib*``, ``/etc``, ``/opt``), what its interpreter needs when that lives elsewhere (a virtual
 environment, this package), and the bot's own directory: its ``cwd`` when one is given, else the directory
 holding its program (the script, for an interpreter), where it also starts. Inside those, the results
-directory, the configuration file and other bots' directories and programs are masked (an empty tmpfs
-over a directory, ``/dev/null`` over a file). It has a private ``/tmp`` and ``/dev`` (so ``/dev/shm``),
+directory (and the directory it is in, where other shards' results go), the configuration file, other
+bots' directories and programs, and any other run's results or league configuration in the bot's own
+directory are masked (an empty tmpfs over a directory, ``/dev/null`` over a file). It has a private ``/tmp`` and ``/dev`` (so ``/dev/shm``),
 no network (so no abstract unix sockets shared with anyone), its own process ids and ``/proc`` (so no
 signals to, nor reading of, any process outside it), its own IPC and host name, and it dies with the
 process that started it. It stays in the session the referee gave it (which has no terminal, what
@@ -19,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -42,6 +44,16 @@ FLAGS = (
     "--tmpfs",
     "/tmp",
 )
+
+
+# A directory holding one of these is the results of some run (a shard's, an earlier run's): its league.json
+# or its records may hold a seed this league shares, which deals every hand.
+RESULT_FILES = ("league.json", "games.jsonl")
+# A YAML file with a top-level ``bots:`` key is a league's configuration, which may name its seed.
+LEAGUE_CONFIG = re.compile(rb"^bots[ \t]*:", re.MULTILINE)
+CONFIG_MOST = 16 << 20  # the most bytes read of a YAML file to tell whether it is one
+# The most entries searched for them in a bot's own directory before isolation gives up (with one line).
+SEARCH_MOST = 100_000
 
 
 # bwrap's --die-with-parent ties the sandbox to the thread that started bwrap, and trio starts processes
@@ -109,6 +121,36 @@ def _within(path: pathlib.Path, roots: Iterable[pathlib.Path]) -> bool:
     return any(path == root or root in path.parents for root in roots)
 
 
+def _sight(spec: BotSpec) -> tuple[list[pathlib.Path], list[pathlib.Path]]:
+    """The directories bound into the bot's sandbox (outside the system's), and the paths it needs: those
+    directories, its own directory and its program (a mask over any of them would blind the bot)."""
+    own = own_directory(spec)
+    wanted = [path for path in dict.fromkeys([*_interpreter_dirs(spec), *([own] if own else [])]) if path.is_dir()]
+    bound = [path for path in wanted if not any(other in path.parents for other in wanted)]
+    program = program_path(spec)
+    return bound, [path for path in (*bound, own, program[1] if program else None) if path is not None]
+
+
+def shards_in_sight(config: LeagueConfig, results: pathlib.Path) -> str | None:
+    """Why a shard of ``config`` writing into ``results`` cannot keep the other shards out of an isolated
+    bot's sight, or None. The directory the shards' results share is masked (the other shards may start
+    after this one, so a search for them is not enough), unless it holds what the bot needs."""
+    parent = results.resolve().parent
+    for entry in config.entries:
+        if entry.isolation != "bwrap":
+            continue
+        for spec in (entry.bot, entry.partner):
+            bound, needed = _sight(spec)
+            if _within(parent, bound) and any(_within(item, [parent]) for item in needed):
+                return (
+                    f"isolation: bwrap: the shards' results would go in {str(parent)!r}, which holds what bot "
+                    f"{entry.name!r} runs from, so the other shards' results (and the league's seed in them) "
+                    "would be in its sight: give each shard an --out in a directory of their own, such as "
+                    f"results/{config.name}/shard-K"
+                )
+    return None
+
+
 def command(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap") -> tuple[str, ...]:
     """The command that runs ``spec`` isolated, with the paths ``hidden`` masked where it could see them."""
     words: list[str] = [*KEEPER, shutil.which(bwrap) or bwrap, *FLAGS]
@@ -118,16 +160,15 @@ def command(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap")
         elif os.path.isdir(root):
             words += ["--ro-bind", root, root]
     own = own_directory(spec)
-    wanted = [path for path in dict.fromkeys([*_interpreter_dirs(spec), *([own] if own else [])]) if path.is_dir()]
-    bound = [path for path in wanted if not any(other in path.parents for other in wanted)]
+    bound, needed = _sight(spec)
     for path in bound:
         words += ["--ro-bind", str(path), str(path)]
     program = program_path(spec)
-    mine = [path for path in (own, program[1] if program else None) if path is not None]
-    for path in hidden:
+    found = runs_in_sight(own, spec.name) if own is not None else []
+    for path in [*hidden, *found]:
         path = path.resolve()
-        if not _within(path, bound) or any(_within(item, [path]) for item in mine):
-            continue  # out of sight already, or the bot's own directory or program (never hidden from it)
+        if not _within(path, bound) or any(_within(item, [path]) for item in needed):
+            continue  # out of sight already, or holding what the bot needs (its directory, program, interpreter)
         if path.is_dir():
             words += ["--tmpfs", str(path)]
         elif path.exists():
@@ -137,6 +178,54 @@ def command(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap")
     if program is not None:  # named by its absolute path: the bot may start elsewhere than the referee's cwd
         rest[program[0]] = str(program[1])
     return (*words, *rest)
+
+
+def runs_in_sight(directory: pathlib.Path, bot: str, most: int = SEARCH_MOST) -> list[pathlib.Path]:
+    """Every results directory (one holding league.json or games.jsonl) and league configuration (a YAML file
+    with a top-level ``bots:`` key) under a bot's own ``directory``, so that they can be masked: any of them
+    may give away a seed this league shares (another shard's results, an earlier run's, a copy of the
+    configuration). Symbolic links are not followed. More than ``most`` entries is an IsolationError."""
+    found: list[pathlib.Path] = []
+    stack = [str(directory)]
+    seen = 0
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = list(listing)
+        except OSError:
+            continue  # unreadable: unreadable in the sandbox too
+        if current != str(directory) and any(entry.name in RESULT_FILES for entry in entries):
+            found.append(pathlib.Path(current))
+            continue
+        seen += len(entries)
+        if seen > most:
+            raise IsolationError(
+                f"isolation: bwrap: bot {bot!r}'s directory {str(directory)!r} holds over {most:,} files, too many "
+                "to search for other runs' results and configurations (their seeds deal every hand): give the bot "
+                "a `cwd` of its own"
+            )
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                elif (
+                    entry.name.endswith((".yaml", ".yml"))
+                    and entry.is_file(follow_symlinks=False)
+                    and _league_config(entry.path)
+                ):
+                    found.append(pathlib.Path(entry.path))
+            except OSError:
+                continue
+    return found
+
+
+def _league_config(path: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            return LEAGUE_CONFIG.search(file.read(CONFIG_MOST)) is not None
+    except OSError:
+        return False
 
 
 def isolate(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap") -> BotSpec:
@@ -151,7 +240,8 @@ def hidden_paths(
     results directory under ./results, the configuration, and the other bots' directories and programs."""
     out: list[pathlib.Path] = [pathlib.Path("results").resolve()]
     if results is not None:
-        out.append(results.resolve())
+        # and the directory it is in, where the other shards' results go (deploy/slurm: RESULTS/shard-K-of-N)
+        out += [results.resolve(), results.resolve().parent]
     if config_file:
         out.append(pathlib.Path(config_file).resolve())
     for spec in others:

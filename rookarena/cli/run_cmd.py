@@ -98,7 +98,7 @@ def run(
     commitment = records.seed_commitment(config.seed) if holdout else None
     isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
     games = _slice(league.plan(isolated), shard)
-    _check_can_run(config, jobs)
+    _check_can_run(config, jobs, out_dir, shard is not None)
     if dry_run:
         try:
             finished = results.prepare(out_dir, config, resume, label, write=False)
@@ -153,8 +153,9 @@ def _slice(games: list[Game], shard: str | None) -> list[Game]:
     return sliced
 
 
-def _check_can_run(config: LeagueConfig, jobs: int | None) -> None:
-    """Refuse, before any game, a run the machine cannot give its open files or its isolation."""
+def _check_can_run(config: LeagueConfig, jobs: int | None, out_dir: pathlib.Path, sharded: bool) -> None:
+    """Refuse, before any game, a run the machine cannot give its open files or its isolation (nor a shard
+    whose isolated bots would see the other shards' results)."""
     from rookarena.arena import isolation, preflight  # noqa: PLC0415 (see FAULT_POLICIES)
 
     bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
@@ -166,6 +167,9 @@ def _check_can_run(config: LeagueConfig, jobs: int | None) -> None:
             isolation.check()
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
+        problem = isolation.shards_in_sight(config, out_dir) if sharded else None
+        if problem:
+            raise click.ClickException(problem)
 
 
 def _workers(config: LeagueConfig, jobs: int, todo: list[Game], out_dir: pathlib.Path) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import random
 import shutil
 import subprocess
 import sys
@@ -135,3 +136,96 @@ def test_the_league_option_isolates_every_entry_and_a_bot_may_opt_out(tmp_path: 
     a, b = shut.entries
     assert a.bot.command[: len(isolation.KEEPER)] == isolation.KEEPER and a.partner.command == a.bot.command
     assert b.bot.command == ("python3", "-m", "rookarena.randombot", "2")
+
+
+def _tree(root: pathlib.Path, rng: random.Random) -> tuple[list[pathlib.Path], list[pathlib.Path]]:
+    """A bot's directory drawn from ``rng``: its own files and folders, and other runs' results and league
+    configurations at random depths among them. (what the bot must see, what it must not)"""
+    own: list[pathlib.Path] = []
+    league: list[pathlib.Path] = []
+    folders = [root]
+    for number in range(rng.randint(8, 20)):
+        where = rng.choice(folders)
+        kind = rng.choice(["folder", "file", "yaml", "results", "results", "config", "results-file"])
+        path = where / f"{kind}-{number}"
+        if kind == "folder":
+            path.mkdir()
+            folders.append(path)
+            own.append(path)
+        elif kind == "file":
+            path.write_text(f"mine {number}\n")
+            own.append(path)
+        elif kind == "yaml":  # the bot's own YAML: no league's ``bots:`` at its top
+            path = path.with_suffix(".yaml")
+            path.write_text(f"level: {number}\nopponents:\n  bots: 3\n")
+            own.append(path)
+        elif kind == "config":
+            path = path.with_suffix(rng.choice([".yaml", ".yml"]))
+            path.write_text(f"# a league\nname: x{number}\nseed: {rng.getrandbits(64)}\nbots:\n  - {{name: a}}\n")
+            league.append(path)
+        else:
+            path.mkdir()
+            marker = "league.json" if kind == "results" else "games.jsonl"
+            (path / marker).write_text('{"seed": 12345}\n')
+            (path / "inner").mkdir()  # a results directory is masked whole, not searched
+            league.append(path)
+    return own, league
+
+
+@needs_bwrap
+@pytest.mark.parametrize("seed", range(3))
+def test_no_run_s_results_nor_league_configuration_in_a_bot_s_directory_is_in_its_sight(
+    tmp_path: pathlib.Path, seed: int
+) -> None:
+    """Another shard's results, an earlier run's, a copy of a configuration: each may hold a seed this league
+    shares (which deals every hand), wherever it lies in the bot's own directory."""
+    home = tmp_path / "bot"
+    home.mkdir()
+    (home / "look.py").write_text(LOOK)
+    own, league = _tree(home, random.Random(seed))
+    seen = look(BotSpec("mine", (sys.executable, "look.py"), cwd=str(home)), [], *own, *league)
+    for path in own:
+        if path.is_dir():
+            assert seen[str(path)] == sorted(p.name for p in path.iterdir()), path
+        else:
+            assert seen[str(path)] == path.read_text(), path
+    for path in league:
+        assert seen[str(path)] in ([], "error: PermissionError"), path
+
+
+@needs_bwrap
+def test_the_directory_of_the_results_is_masked_so_that_a_shard_started_later_is_out_of_sight(
+    tmp_path: pathlib.Path,
+) -> None:
+    home = tmp_path / "bot"
+    home.mkdir()
+    (home / "look.py").write_text(LOOK)
+    shards = home / "out"
+    (shards / "shard-1-of-2").mkdir(parents=True)
+    spec = BotSpec("mine", (sys.executable, "look.py", str(shards / "shard-2-of-2")), cwd=str(home))
+    boxed = isolation.isolate(spec, isolation.hidden_paths(shards / "shard-1-of-2", None, []))
+    (shards / "shard-2-of-2").mkdir()  # the other shard starts after this one's bots were shut in
+    (shards / "shard-2-of-2" / "league.json").write_text('{"seed": 12345}\n')
+    done = subprocess.run(list(boxed.command), capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[str(shards / "shard-2-of-2")] == "error: FileNotFoundError"
+
+
+def test_a_shard_whose_results_sit_beside_an_isolated_bot_is_refused(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "bot.py").write_text("")
+    config = tmp_path / "league.yaml"
+    bot = tmp_path / "bot.py"
+    config.write_text(
+        f"isolation: bwrap\nbots:\n  - {{name: a, command: python3 {bot}}}\n  - {{name: b, command: python3 {bot}}}\n"
+    )
+    problem = isolation.shards_in_sight(load(config), tmp_path / "shard-1")
+    assert problem is not None and "'a'" in problem and repr(str(tmp_path)) in problem
+    assert isolation.shards_in_sight(load(config), tmp_path / "shards" / "shard-1") is None
+
+
+def test_a_bot_directory_too_big_to_search_is_one_line(tmp_path: pathlib.Path) -> None:
+    for number in range(12):
+        (tmp_path / f"f{number}").write_text("")
+    assert isolation.runs_in_sight(tmp_path, "mine", most=20) == []
+    with pytest.raises(isolation.IsolationError, match=r"bot 'mine'.s directory .* holds over 10 files.*`cwd`"):
+        isolation.runs_in_sight(tmp_path, "mine", most=10)

@@ -93,11 +93,17 @@ def _count(driver: Any) -> str:
 
 
 def test_the_games_list_is_paged_and_searched(browser: Any, big: tuple[pathlib.Path, Any]) -> None:  # noqa: F811
-    from selenium.webdriver.support.ui import Select
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     path, played = big
     _open(browser, path)
     rows = "return [...document.querySelectorAll('#games tbody tr')].map(tr => tr.dataset.game)"
+    try:  # (once, on a loaded machine, the list was read empty: the wait says whether it ever fills)
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script(rows))
+    except TimeoutException:
+        state = browser.execute_script("return [document.readyState, document.title, location.href]")
+        raise AssertionError(f"the games list stayed empty: {state}, errors {_errors(browser)}") from None
     first = browser.execute_script(rows)
     assert len(first) == 50 and _count(browser).startswith(f"{len(played)} of {len(played)} games match")
     browser.find_element("id", "games-next").click()
