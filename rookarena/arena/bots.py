@@ -34,6 +34,9 @@ QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without 
 YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
 EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
 KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
+# A bot that closed its stdin can never read a request again: a crash, like one that closes its stdout (a bot
+# that only stops reading, so that the pipe fills, is a timeout).
+CLOSED_INPUT = "closed its input (stdin) while still running"
 # A bot ended by a stop signal the referee did not send: most likely the machine or its scheduler (Slurm's
 # scancel signals every process of a job) is stopping everything, and the referee's own signal is on its
 # way. The referee waits this many seconds for it: it cancels the wait, and the game is then not recorded
@@ -142,7 +145,7 @@ class BotProcess:
         except BlockingIOError:
             sent = 0
         except OSError:  # the bot closed its input (or exited): the exit status says why, below
-            return self._fail(await self._exit_fault("stopped reading its input"))
+            return self._fail(await self._exit_fault(CLOSED_INPUT))
         if sent == len(data):
             return None
         assert self.process is not None and self.process.stdin is not None
@@ -158,7 +161,7 @@ class BotProcess:
             if self.fault is None:
                 self.fault = Fault(FaultKind.TIMEOUT, f"did not read its input for {timeout:g} s")
             return self.fault
-        return self._fail(await self._exit_fault("stopped reading its input"))
+        return self._fail(await self._exit_fault(CLOSED_INPUT))
 
     async def ask(
         self, request: Callable[[int], bytes], request_id: int, timeout: float, before: bytes = b""
@@ -295,10 +298,18 @@ class BotProcess:
         self.conversation.abandon()
         if self.fault is not None:
             return self.fault  # a limit stopped it meanwhile: that is the cause
+        if self._input_closed():  # it closed its input after the request went into the pipe: never to be read
+            return self._fail(Fault(FaultKind.CRASH, CLOSED_INPUT))
         detail = f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s"
         if waiting:  # the count only: the detail goes to every bot, the line (its own words) to the record
             detail += f"; {len(waiting)} bytes of a line were waiting without their newline"
         return Fault(FaultKind.TIMEOUT, detail, waiting.decode(errors="replace"))
+
+    def _input_closed(self) -> bool:
+        """Whether every reader of the bot's stdin has closed it (the pipe's write end then polls as an error)."""
+        poller = select.poll()
+        poller.register(self._stdin_fd, select.POLLOUT)
+        return any(mask & select.POLLERR for _, mask in poller.poll(0))
 
     async def _watch_exit(self) -> None:
         """Wait for the bot's own process to end (its pidfd becomes readable), and cut short any wait for its

@@ -54,6 +54,10 @@ CLOSED_OUTPUT = (
     "the bot closed its stdout and went on running: keep stdout open until 'bye' or end of input (a child "
     "process, or a library that closes file descriptors, may have closed it)"
 )
+CLOSED_INPUT = (
+    "the bot closed its stdin and went on running: keep reading stdin until 'bye' or its end (a child process, "
+    "or a library that closes file descriptors, may have closed it)"
+)
 LOAD_EARLY = (
     "its first decision of the game was late: load tables, models and caches before the hello (the startup "
     "deadline allows for it), not on the first 'act'"
@@ -166,6 +170,8 @@ def _diagnose(
             return Cause(detail, SIGNALLED)
         if detail.startswith("closed its output"):  # and had not exited half a second later
             return Cause(detail, CLOSED_OUTPUT)
+        if detail.startswith("closed its input"):
+            return Cause(detail, CLOSED_INPUT)
         return Cause(detail, CRASHED)
     return Cause(detail, "")
 

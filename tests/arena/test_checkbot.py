@@ -74,6 +74,8 @@ BROKEN = [
     (f"{BAD} crash-start", "exited with status 3 before saying hello", "stderr"),
     (f"{BAD} crash-mid", "exited with status 7", "stderr"),
     (f"{BAD} close-stdout", "crash: closed its output", "keep stdout open until 'bye'"),
+    (f"{BAD} close-stdin", "crash: closed its input (stdin) while still running", "keep reading stdin until 'bye'"),
+    (f"{BAD} close-stdin-mute", "crash: closed its input (stdin)", "keep reading stdin until 'bye'"),
     (f"{BAD} endless-line", "limit: line: longer than 65536 bytes", "keep lines under 64 KiB"),
     (f"{BAD} ignore-sigterm", "stopped by sigkill", "end of file"),
     (f"{BAD} leave-child", "left 1 process(es) of its own running", "every child process"),

@@ -72,6 +72,11 @@ def main() -> None:
                 if MODE == "close-stdout":
                     os.close(1)
                     time.sleep(60)
+                if MODE in ("close-stdin", "close-stdin-mute"):
+                    os.close(0)  # and runs on: with this reply (the next request finds the pipe closed), or mute
+                    if MODE == "close-stdin":
+                        send({"id": message["id"], "action": message["legal"][0]})
+                    time.sleep(60)
                 if MODE == "endless-line":
                     while True:
                         sys.stdout.write("a" * 65536)

@@ -156,6 +156,16 @@ async def test_closing_stdout_is_a_crash(tmp_path: pathlib.Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", ["close-stdin", "close-stdin-mute"])
+async def test_closing_stdin_and_running_on_is_a_crash(tmp_path: pathlib.Path, mode: str) -> None:
+    """Whether the next request finds the pipe closed, or went into it just before the bot closed it."""
+    played, marker = await play(mode, tmp_path, games=1, move=1.0)
+    fault = played[0]["faults"][0]
+    assert (fault["kind"], fault["detail"]) == ("crash", "closed its input (stdin) while still running"), fault
+    assert processes_with(marker) == []
+
+
+@pytest.mark.slow
 async def test_stale_id_is_ignored_then_times_out(tmp_path: pathlib.Path) -> None:
     played, marker = await play("stale-id", tmp_path, games=1, move=0.3)
     fault = played[0]["faults"][0]
