@@ -7,12 +7,12 @@ environment, this package), and the bot's own directory: its ``cwd`` when one is
 holding its program (the script, for an interpreter), where it also starts. Inside those, the results
 directory (and the directory it is in, where other shards' results go), the configuration file, other
 bots' directories and programs, and any other run's results or league configuration in the bot's own
-directory are masked (an empty tmpfs over a directory, ``/dev/null`` over a file). It has a private ``/tmp`` and ``/dev`` (so ``/dev/shm``),
-no network (so no abstract unix sockets shared with anyone), its own process ids and ``/proc`` (so no
-signals to, nor reading of, any process outside it), its own IPC and host name, and it dies with the
-process that started it. It stays in the session the referee gave it (which has no terminal, what
-bubblewrap's ``--new-session`` guards), so that its processes are counted (``limits.processes``) and
-stopped like any bot's.
+directory are masked (an empty tmpfs over a directory, ``/dev/null`` over a file). It has a private
+``/tmp`` and ``/dev`` (so ``/dev/shm``), no network (so no abstract unix sockets shared with anyone), its
+own process ids and ``/proc`` (so no signals to, nor reading of, any process outside it), its own IPC and
+host name, and it dies with the process that started it. It stays in the session the referee gave it
+(which has no terminal, what bubblewrap's ``--new-session`` guards), so that its processes are counted
+(``limits.processes``) and stopped like any bot's.
 """
 
 from __future__ import annotations
