@@ -97,7 +97,12 @@ class BotProcess:
             self.process = await kernel.spawn(self.spec.command, self.spec.cwd, env, self.limits)
         except kernel.SPAWN_ERRORS as exc:
             self._drain_done.set()
-            return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {kernel.why(exc)}"))
+            return self._fail(
+                Fault(
+                    FaultKind.CRASH,
+                    f"cannot start {self.spec.command[0]!r}: {kernel.why(exc, self.spec.command, self.spec.cwd)}",
+                )
+            )
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
         proctree.started(self.process.pid)
         self._stdin_fd, self._stdout_fd = kernel.fd_of(self.process.stdin), kernel.fd_of(self.process.stdout)

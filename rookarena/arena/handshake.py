@@ -22,6 +22,7 @@ from typing import IO
 import trio
 
 from rookarena import __version__
+from rookarena.arena import process as kernel
 from rookarena.arena import proctree
 from rookarena.arena.bots import BotSpec, bot_environment
 from rookarena.arena.isolation import program_path
@@ -98,7 +99,9 @@ async def _alone(spec: BotSpec, stderr: IO[bytes]) -> AsyncIterator[trio.Process
             start_new_session=True,
         )
     except OSError as exc:
-        raise _CannotStartError(f"cannot start {spec.command[0]!r}: {exc.strerror}") from None
+        raise _CannotStartError(
+            f"cannot start {spec.command[0]!r}: {kernel.why(exc, spec.command, spec.cwd)}"
+        ) from None
     proctree.started(process.pid)
     assert process.stdin is not None and process.stdout is not None
     try:

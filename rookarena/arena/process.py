@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import resource
@@ -74,9 +75,31 @@ def preexec(limits: Limits) -> Callable[[], None] | None:
 SPAWN_ERRORS = (OSError, subprocess.SubprocessError)  # what spawn raises: the latter when limits cannot be set
 
 
-def why(exc: OSError | subprocess.SubprocessError) -> str:
-    """Why :func:`spawn` failed, in words: the system's, or that the bot's limits could not be set."""
-    return (exc.strerror or str(exc)) if isinstance(exc, OSError) else f"its limits could not be set: {exc}"
+def why(exc: OSError | subprocess.SubprocessError, command: Sequence[str] = (), cwd: str | None = None) -> str:
+    """Why :func:`spawn` failed, in words: the system's, or that the bot's limits could not be set. Where the
+    program exists, what its first line says of it: a ``#!`` interpreter that does not exist (the system
+    says "No such file or directory" of a file that is there), or no ``#!`` line at all."""
+    if not isinstance(exc, OSError):
+        return f"its limits could not be set: {exc}"
+    said = exc.strerror or str(exc)
+    if exc.errno not in (errno.ENOENT, errno.ENOEXEC) or not command or "/" not in command[0]:
+        return said
+    try:
+        with open(os.path.join(cwd or ".", command[0]), "rb") as file:
+            first = file.readline(256)
+    except OSError:
+        return said
+    if first.startswith(b"#!"):
+        words = first[2:].split()
+        interpreter = words[0].decode(errors="backslashreplace") if words else ""
+        if exc.errno == errno.ENOENT and interpreter and not os.path.exists(interpreter):
+            return f"{said}: its #! line names {interpreter!r}, which does not exist"
+        return said
+    if exc.errno == errno.ENOEXEC and first.startswith(b"\x7fELF"):
+        return f"{said}: a program built for another kind of machine"
+    if exc.errno == errno.ENOEXEC:
+        return f"{said}: not a program (a script needs a #! line naming its interpreter)"
+    return said
 
 
 async def spawn(command: Sequence[str], cwd: str | None, env: dict[str, str], limits: Limits) -> trio.Process:

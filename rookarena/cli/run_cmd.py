@@ -267,10 +267,24 @@ def _closing(out_dir: pathlib.Path, progress: Progress, fmt: str, wide: bool) ->
     if silent:
         for name, count in sorted(silent.items()):
             tail = last_log_line(out_dir / "logs", name)
-            said = f"; its stderr ended with: {tail!r}" if tail else ""
+            fault = _first_fault(out_dir, name)
+            said = (f": {fault}" if fault else "") + (f"; its stderr ended with: {tail!r}" if tail else "")
             click.echo(f"error: {name} never completed its handshake in its {count} game(s){said}", err=True)
         click.echo("the standings above rank bots that never played: fix them and run again", err=True)
         raise SystemExit(1)
+
+
+def _first_fault(out_dir: pathlib.Path, name: str) -> str:
+    """The first fault recorded against the bot ``name`` ("crash: cannot start './bot': Exec format error"), or
+    "": what a bot that never said hello, and may have written nothing to stderr, did instead."""
+    try:
+        for record in results.each_record(out_dir / results.GAMES_FILE):
+            for fault in record.get("faults") or ():
+                if isinstance(fault, dict) and fault.get("bot") == name:
+                    return " ".join(f"{fault.get('kind')}: {fault.get('detail')}".split())[:300]
+    except (RookError, OSError):  # the standings were read from the same file just before
+        return ""
+    return ""
 
 
 def _league_seed(

@@ -384,10 +384,36 @@ def test_a_league_whose_bot_never_started_is_an_error(tmp_path: pathlib.Path) ->
     result = rookarena("run", str(config), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert (
-        "error: broken never completed its handshake in its 2 game(s); its stderr ended with: "
-        "'ImportError: no module named strategy'" in result.stderr
+        "error: broken never completed its handshake in its 2 game(s): crash: exited with status 1; its stderr "
+        "ended with: 'ImportError: no module named strategy'" in result.stderr
     ), result.stderr
     assert_one_plain_line(result)
+
+
+UNSTARTABLE = [
+    # the program's bytes (made executable), what the run's last lines say of it
+    (
+        b"#!/nonexistent/interpreter\nprint(1)\n",
+        "No such file or directory: its #! line names '/nonexistent/interpreter'",
+    ),
+    (b"\x9c\x01\xfe random bytes, no #! line", "Exec format error: not a program (a script needs a #! line"),
+    (b"\x7fELF\x02\x01\x01" + bytes(57), "Exec format error: a program built for another kind of machine"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("program", "cause"), UNSTARTABLE, ids=["shebang", "no-shebang", "elf"])
+def test_a_bot_that_cannot_start_is_named_with_the_cause(tmp_path: pathlib.Path, program: bytes, cause: str) -> None:
+    """It writes no stderr: the error says what the system said, and what the program's first bytes explain."""
+    broken = tmp_path / "broken"
+    broken.write_bytes(program)
+    broken.chmod(0o755)
+    bots = [*random_bot("good", 1, "m"), "  - name: broken", f"    command: [{broken}]"]
+    config = write_config(tmp_path / "b.yaml", bots, games=2, jobs=1)
+    result = rookarena("run", str(config), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    said = f"error: broken never completed its handshake in its 2 game(s): crash: cannot start '{broken}': {cause}"
+    assert said in result.stderr, result.stderr
 
 
 @pytest.mark.slow
