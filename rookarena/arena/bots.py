@@ -270,7 +270,9 @@ class BotProcess:
                 if not self._poller.poll(0):
                     return self._timed_out(timeout, waiting_for)
             elif self.exited and not self._poller.poll(0):
-                return self._fail(await self._exit_fault(f"exited while the referee awaited {waiting_for}"))
+                return self._fail(
+                    self._unfinished(await self._exit_fault(f"exited while the referee awaited {waiting_for}"))
+                )
             elif not (self._quick and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
                 with trio.move_on_at(trio.current_time() + max(0.0, deadline - time.perf_counter())) as scope:
                     self._waiting = scope
@@ -293,9 +295,22 @@ class BotProcess:
             except OSError:
                 data = b""
             if not data:  # end of output: outside the deadline's scope, so waiting for the exit status is not cut short
-                return self._fail(await self._exit_fault(f"closed its output while the referee awaited {waiting_for}"))
+                return self._fail(
+                    self._unfinished(
+                        await self._exit_fault(f"closed its output while the referee awaited {waiting_for}")
+                    )
+                )
             pending.extend(self.conversation.receive_data(data))
             now = time.perf_counter()
+
+    def _unfinished(self, fault: Fault) -> Fault:
+        """``fault`` (the bot's exit, or its closed output) with the line it left without its newline, if any:
+        a reply whose newline never came is the likeliest reason it was not taken."""
+        waiting = self.conversation.buffer.waiting()
+        if not waiting or fault.kind is not FaultKind.CRASH or self.fault is not None:
+            return fault
+        detail = f"{fault.detail}; {len(waiting)} bytes of a line were waiting without their newline"
+        return Fault(fault.kind, detail, fault.line or waiting.decode(errors="replace"))
 
     def _timed_out(self, timeout: float, waiting_for: str) -> Fault:
         self._quick = False

@@ -162,6 +162,8 @@ def _diagnose(
             return Cause(detail, "the bot writes too much to stderr: log less")
         return Cause(detail, "the bot used more than the league allows (see the limit named)")
     if kind == "crash":
+        if "without their newline" in detail:
+            return Cause(detail, NEWLINE)
         if detail.startswith("cannot start"):
             return Cause(detail, "check the command: the program, its path and its execute permission")
         if detail.startswith("exited with status 0"):

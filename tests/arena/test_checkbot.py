@@ -75,6 +75,11 @@ BROKEN = [
     (f"{BAD} crash-mid", "exited with status 7", "stderr"),
     (f"{BAD} close-stdout", "crash: closed its output", "keep stdout open until 'bye'"),
     (f"{BAD} close-stdin", "crash: closed its input (stdin) while still running", "keep reading stdin until 'bye'"),
+    (
+        f"{BAD} no-newline-exit",
+        "bytes of a line were waiting without their newline",
+        "end every message with a newline",
+    ),
     (f"{BAD} close-stdin-mute", "crash: closed its input (stdin)", "keep reading stdin until 'bye'"),
     (f"{BAD} endless-line", "limit: line: longer than 65536 bytes", "keep lines under 64 KiB"),
     (f"{BAD} ignore-sigterm", "stopped by sigkill", "end of file"),

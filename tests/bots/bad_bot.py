@@ -72,6 +72,10 @@ def main() -> None:
                 if MODE == "close-stdout":
                     os.close(1)
                     time.sleep(60)
+                if MODE == "no-newline-exit":  # its reply without the newline, then it exits
+                    sys.stdout.write(json.dumps({"id": message["id"], "action": message["legal"][0]}))
+                    sys.stdout.flush()
+                    os._exit(0)
                 if MODE in ("close-stdin", "close-stdin-mute"):
                     os.close(0)  # and runs on: with this reply (the next request finds the pipe closed), or mute
                     if MODE == "close-stdin":
