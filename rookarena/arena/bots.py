@@ -14,7 +14,7 @@ import os
 import select
 import time
 from collections.abc import Callable, Mapping
-from typing import IO, Any
+from typing import Any
 
 import trio
 
@@ -24,6 +24,7 @@ from rookarena.arena import proctree
 from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import Fault, Limits
+from rookarena.arena.stderrlog import StderrLog
 from rookarena.wire.conversation import Conversation, Event, FaultKind, Hello, Ignored, ProtocolFault, Reply, encode
 from rookarena.wire.messages import hello_message
 
@@ -61,9 +62,7 @@ class BotProcess:
         self.stderr_dropped = 0
         self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
         self.ignored_count = 0
-        self.log_problem: str | None = None  # why its stderr log could not be written, if it could not
-        self.log_at: int | None = None  # the size of its stderr log as written so far (None: no log)
-        self._sink: IO[bytes] | None = None  # its stderr log while the drain task has it open
+        self._log = StderrLog(log_path, label)
         self._pending: list[Event] = []
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self.left_behind = 0  # processes of its session still running after it exited on its own
@@ -401,18 +400,23 @@ class BotProcess:
 
     # -- stderr ---------------------------------------------------------------------------------
 
-    async def _drain_stderr(self) -> None:
-        """Copy the bot's stderr to its log (up to the cap) until the pipe ends or the bot is stopped.
+    @property
+    def log_problem(self) -> str | None:
+        """Why its stderr log could not be written, if it could not."""
+        return self._log.problem
 
-        Whatever happens to the log (it cannot be created, the disk fills, its folder is removed), the bot
-        plays on, its stderr is still drained and counted, and the done event is set on every path.
-        """
+    @property
+    def log_at(self) -> int | None:
+        """The size of its stderr log as written so far (None: no log)."""
+        return self._log.at
+
+    async def _drain_stderr(self) -> None:
+        """Copy the bot's stderr to its log (up to the cap) until the pipe ends or the bot is stopped; the done
+        event is set on every path (see rookarena.arena.stderrlog for what happens to the log)."""
         try:
             assert self.process is not None and self.process.stderr is not None
             stream = self.process.stderr
-            self._sink = self._open_log()
-            if self._sink is not None:
-                self.log_at = os.fstat(self._sink.fileno()).st_size
+            self._log.open()
             with self._drain_scope:
                 while True:
                     try:
@@ -423,12 +427,7 @@ class BotProcess:
                         break
                     self._take_stderr(data)
         finally:
-            sink, self._sink = self._sink, None
-            if sink is not None:
-                with contextlib.suppress(OSError):
-                    if self.stderr_dropped:
-                        sink.write(f"\n[rookarena: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
-                self._close_log(sink, None)
+            self._log.close(self.stderr_dropped)
             self._drain_done.set()
 
     def _take_stderr(self, data: bytes | bytearray) -> None:
@@ -437,15 +436,7 @@ class BotProcess:
         self.stderr_bytes += len(kept)
         self.stderr_dropped += len(data) - len(kept)
         self.stderr_tail = (self.stderr_tail + data)[-4096:]
-        sink = self._sink
-        if sink is not None and kept:
-            try:
-                sink.write(kept)
-                sink.flush()
-                self.log_at = (self.log_at or 0) + len(kept)
-            except OSError as exc:
-                self._close_log(sink, f"cannot write {self.log_path!r}: {exc.strerror or exc}")
-                self._sink = None
+        self._log.write(kept)
         if self.stderr_dropped:
             self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
 
@@ -456,7 +447,7 @@ class BotProcess:
     def catch_up_stderr(self) -> None:
         """Take what the bot has written to stderr so far without waiting, so that a game's share of its
         log ends where the game does (the drain task, woken later, finds the pipe empty and waits on)."""
-        if self._sink is None or self.process is None or self.process.stderr is None:
+        if not self._log.open_now or self.process is None or self.process.stderr is None:
             return
         for _ in range(64):  # at most 4 MiB: a flood is the cap's business
             try:
@@ -466,28 +457,6 @@ class BotProcess:
             if not data:
                 return
             self._take_stderr(data)
-
-    def _open_log(self) -> IO[bytes] | None:
-        """The bot's stderr log, opened for appending (its folder made again if it was removed), or None."""
-        if not self.log_path:
-            return None
-        try:
-            os.makedirs(os.path.dirname(self.log_path) or ".", exist_ok=True)
-            return open(self.log_path, "ab")  # closed by _drain_stderr on every path
-        except OSError as exc:
-            self._log_failed(f"cannot open {self.log_path!r}: {exc.strerror or exc}")
-            return None
-
-    def _close_log(self, sink: IO[bytes], problem: str | None) -> None:
-        with contextlib.suppress(OSError):
-            sink.close()
-        if problem is not None:
-            self._log_failed(problem)
-
-    def _log_failed(self, problem: str) -> None:
-        if self.log_problem is None:
-            self.log_problem = problem
-            log.warning("%s: %s; its stderr is discarded", self.label, problem)
 
     # -- stopping -------------------------------------------------------------------------------
 

@@ -17,7 +17,11 @@ class Seat(Protocol):
     hello: Hello | None
     fault: Fault | None  # set once the bot can no longer be talked to
     stderr_tail: bytes  # the end of what it wrote to stderr (a crash's error is quoted from it)
-    log_at: int | None  # the size of its stderr log so far, None without a log
+
+    @property
+    def log_at(self) -> int | None:
+        """The size of its stderr log so far, None without a log."""
+        ...
 
     @property
     def returncode(self) -> int | None:

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import errno
 import functools
-import io
 import logging
-import math
 import pathlib
 import shutil
 import sys
@@ -18,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rookarena.arena.specs import MOST_SECONDS
+from rookarena.cli.group import FiniteFloat as FiniteFloat  # noqa: PLC0414 (the commands' name for it)
+from rookarena.cli.group import main as main  # noqa: PLC0414
 from rookarena.engine.presets import PRESETS, resolve
 from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
@@ -36,67 +34,6 @@ FAULT_POLICIES = ("forfeit", "substitute")  # rookarena.arena.referee.FaultPolic
 
 
 ISOLATIONS = ("none", "bwrap")  # rookarena.arena.isolation.CHOICES (a test keeps them equal)
-
-
-class _Commands(click.Group):
-    """The command group: an error of the package's own (a damaged record, a bad rule) or of the system (a
-    file that cannot be read or written, an output that cannot take what is printed: a full disk, a closed
-    pipe, a lost terminal) that a command did not word itself is still one plain line."""
-
-    def main(self, *args: Any, **kwargs: Any) -> Any:
-        _escape_unencodable()
-        try:
-            return super().main(*args, **kwargs)
-        except OSError as exc:  # outside a command too: --help printed to a full disk
-            with contextlib.suppress(OSError, ValueError):
-                click.echo(f"Error: {_system_error(exc)}", err=True)
-            sys.exit(1)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except RookError as exc:
-            raise click.ClickException(str(exc)) from None
-        except OSError as exc:
-            if exc.errno == errno.EPIPE:
-                raise  # the reader has gone (``| head``): click ends the command quietly, as a pipe expects
-            raise click.ClickException(_system_error(exc)) from None
-        except BaseExceptionGroup as group:  # the same, out of a trio run's tasks
-            leaves = _leaves(group)
-            if not all(isinstance(leaf, (RookError, OSError)) for leaf in leaves):
-                raise
-            first = leaves[0]
-            raise click.ClickException(_system_error(first) if isinstance(first, OSError) else str(first)) from None
-
-
-def _escape_unencodable() -> None:
-    """A name or text the terminal's encoding cannot show (a bot named 漢 on a Latin-1 terminal) is printed
-    as a backslash escape, as Python's stderr already does, instead of ending the command."""
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            with contextlib.suppress(ValueError, OSError):  # (a stream already closed)
-                stream.reconfigure(errors="backslashreplace")
-
-
-def _leaves(error: BaseException) -> list[BaseException]:
-    if isinstance(error, BaseExceptionGroup):
-        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
-    return [error]
-
-
-# What writing to a stream says when the stream cannot take it: the file system is full (or the file at its
-# size limit, or the quota spent), the reader of a pipe has gone, the terminal has gone.
-OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EPIPE, errno.EIO})
-
-
-def _system_error(exc: OSError) -> str:
-    """An error of the system in one line: the file and why, or what could not be done and why."""
-    reason = exc.strerror or str(exc)
-    if exc.filename is not None:
-        return f"{exc.filename}: {reason}"
-    if exc.errno in OUTPUT_ERRNOS:
-        return f"the output could not be written: {reason}"
-    return f"the system refused an operation: {reason}"
 
 
 def reads_records(command: Callable[..., None]) -> Callable[..., None]:
@@ -120,23 +57,6 @@ def reads_records(command: Callable[..., None]) -> Callable[..., None]:
             ) from None
 
     return reading
-
-
-@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="rookarena")
-def main() -> None:
-    """Referee and tournament runner for computer Rook."""
-
-
-class FiniteFloat(click.FloatRange):
-    """A number in a range, and a number: click's FloatRange lets ``nan`` through (it compares false with
-    either bound), and ``inf`` where there is no upper bound."""
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return number
 
 
 def _time_option(flag: str, least: float, default: float | None, help_text: str) -> Callable[[Any], Any]:

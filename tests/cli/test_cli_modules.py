@@ -82,7 +82,31 @@ def test_the_relative_imports_are_resolved() -> None:
     modules = {"rookarena.cli", "rookarena.cli.common", "rookarena.cli.tools"}
     path = PACKAGE / "cli" / "tools.py"
     assert "rookarena.cli.common" in loaded_imports(path, modules)
-    assert loaded_imports(PACKAGE / "cli" / "__init__.py", modules) >= {"rookarena.cli.tools"}
+    group = {"rookarena.cli", "rookarena.cli.group", "rookarena.cli.tools"}
+    assert loaded_imports(PACKAGE / "cli" / "__init__.py", group) == {"rookarena.cli.group"}
+
+
+def test_the_group_knows_every_command_and_the_module_that_defines_it() -> None:
+    """The group imports a command's module only when the command runs: each module's commands must be
+    listed under it, or the command would not be found."""
+    import click
+
+    from rookarena.cli import group
+
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                for decorator in node.decorator_list:
+                    call = decorator if isinstance(decorator, ast.Call) else None
+                    target = call.func if call is not None else decorator
+                    if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "main":
+                        name = call.args[0].value if call is not None and call.args else node.name  # type: ignore[attr-defined]
+                        assert group.COMMANDS.get(name) == path.stem, (name, path.name)
+    ctx = click.Context(group.main)
+    for name in group.COMMANDS:
+        assert group.main.get_command(ctx, name) is not None, name
+    assert group.main.list_commands(ctx) == sorted(group.COMMANDS)
 
 
 def test_no_import_cycle_in_the_package() -> None:

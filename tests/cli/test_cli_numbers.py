@@ -16,7 +16,9 @@ from rookarena.cli.common import FiniteFloat
 
 def commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
     found: list[tuple[tuple[str, ...], click.Command]] = []
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    every = {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}  # (loaded as they run)
+    for name, command in sorted((name, command) for name, command in every.items() if command is not None):
         if isinstance(command, click.Group):
             found += commands(command, (*prefix, name))
         else:

@@ -24,8 +24,9 @@ FULL = pathlib.Path("/dev/full")
 LOST = "Error: the output could not be written: No space left on device"
 NAMES = ["alpha", "beta"]
 PLAYED = league_records(NAMES, deals=1, seed=5)
+HELP = [(), *(path for path, _ in commands(main))]
 GROUPS = [(name,) for name, command in sorted(main.commands.items()) if isinstance(command, click.Group)]
-HELP = [(), *GROUPS, *(path for path, _ in commands(main))]
+HELP[1:1] = GROUPS
 PRINTING = [
     ["standings", "{dir}"],
     ["standings", "{dir}", "--format", "json"],

@@ -1,0 +1,69 @@
+"""A bot's stderr log: the file its stderr is copied to, kept open while the bot's drain task runs.
+
+Whatever happens to the file (it cannot be created, the disk fills, its folder is removed), the bot plays
+on: the problem is noted once (and logged as a warning) and the rest of its stderr is discarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from typing import IO
+
+log = logging.getLogger("rookarena.bots")
+
+
+class StderrLog:
+    def __init__(self, path: str | None, label: str) -> None:
+        self.path = path
+        self.label = label
+        self.problem: str | None = None  # why the log could not be written, if it could not
+        self.at: int | None = None  # the size of the log as written so far (None: no log)
+        self._sink: IO[bytes] | None = None
+
+    @property
+    def open_now(self) -> bool:
+        return self._sink is not None
+
+    def open(self) -> None:
+        """Open the log for appending, its folder made again if it was removed."""
+        if not self.path:
+            return
+        try:
+            os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+            self._sink = open(self.path, "ab")  # noqa: SIM115 (closed by close() on every path of the drain task)
+            self.at = os.fstat(self._sink.fileno()).st_size
+        except OSError as exc:
+            self._failed(f"cannot open {self.path!r}: {exc.strerror or exc}")
+
+    def write(self, data: bytes | bytearray) -> None:
+        sink = self._sink
+        if sink is None or not data:
+            return
+        try:
+            sink.write(data)
+            sink.flush()
+            self.at = (self.at or 0) + len(data)
+        except OSError as exc:
+            self._close(f"cannot write {self.path!r}: {exc.strerror or exc}")
+
+    def close(self, dropped: int) -> None:
+        """Close the log, noting the bytes of stderr beyond the cap that were not written."""
+        if self._sink is not None and dropped:
+            with contextlib.suppress(OSError):
+                self._sink.write(f"\n[rookarena: {dropped} more bytes of stderr dropped]\n".encode())
+        self._close(None)
+
+    def _close(self, problem: str | None) -> None:
+        sink, self._sink = self._sink, None
+        if sink is not None:
+            with contextlib.suppress(OSError):
+                sink.close()
+        if problem is not None:
+            self._failed(problem)
+
+    def _failed(self, problem: str) -> None:
+        if self.problem is None:
+            self.problem = problem
+            log.warning("%s: %s; its stderr is discarded", self.label, problem)

@@ -1,0 +1,119 @@
+"""The command group: each command's module is imported when the command runs (or ``--help`` lists it), so
+that a command starts with what it needs alone (``rookarena bot`` without the referee, the results views
+without trio); and the errors no command worded itself, each as one plain line."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import importlib
+import io
+import math
+import sys
+from typing import Any
+
+import click
+
+from rookarena.errors import RookError
+
+# Each command and the module (of rookarena.cli) that defines it; a test keeps this equal to the commands
+# the modules register.
+COMMANDS = {
+    "bot": "bot_cmd",
+    "check-bot": "check_bot_cmd",
+    "diff": "tools",
+    "match": "match_cmd",
+    "replay": "tools",
+    "report": "tools",
+    "rules": "rules_cmd",
+    "run": "run_cmd",
+    "show": "tools",
+    "simulate": "simulate_cmd",
+    "standings": "standings_cmd",
+}
+
+
+class _Commands(click.Group):
+    """The command group: an error of the package's own (a damaged record, a bad rule) or of the system (a
+    file that cannot be read or written, an output that cannot take what is printed: a full disk, a closed
+    pipe, a lost terminal) that a command did not word itself is still one plain line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            importlib.import_module(f"rookarena.cli.{COMMANDS[cmd_name]}")  # it registers itself on the group
+        return self.commands.get(cmd_name)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _escape_unencodable()
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:  # outside a command too: --help printed to a full disk
+            with contextlib.suppress(OSError, ValueError):
+                click.echo(f"Error: {_system_error(exc)}", err=True)
+            sys.exit(1)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:
+                raise  # the reader has gone (``| head``): click ends the command quietly, as a pipe expects
+            raise click.ClickException(_system_error(exc)) from None
+        except BaseExceptionGroup as group:  # the same, out of a trio run's tasks
+            leaves = _leaves(group)
+            if not all(isinstance(leaf, (RookError, OSError)) for leaf in leaves):
+                raise
+            first = leaves[0]
+            raise click.ClickException(_system_error(first) if isinstance(first, OSError) else str(first)) from None
+
+
+def _escape_unencodable() -> None:
+    """A name or text the terminal's encoding cannot show (a bot named 漢 on a Latin-1 terminal) is printed
+    as a backslash escape, as Python's stderr already does, instead of ending the command."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, OSError):  # (a stream already closed)
+                stream.reconfigure(errors="backslashreplace")
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in _leaves(inner)]
+    return [error]
+
+
+# What writing to a stream says when the stream cannot take it: the file system is full (or the file at its
+# size limit, or the quota spent), the reader of a pipe has gone, the terminal has gone.
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EPIPE, errno.EIO})
+
+
+def _system_error(exc: OSError) -> str:
+    """An error of the system in one line: the file and why, or what could not be done and why."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"{exc.filename}: {reason}"
+    if exc.errno in OUTPUT_ERRNOS:
+        return f"the output could not be written: {reason}"
+    return f"the system refused an operation: {reason}"
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rookarena")
+def main() -> None:
+    """Referee and tournament runner for computer Rook."""
+
+
+class FiniteFloat(click.FloatRange):
+    """A number in a range, and a number: click's FloatRange lets ``nan`` through (it compares false with
+    either bound), and ``inf`` where there is no upper bound."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return number
