@@ -151,8 +151,15 @@ def shards_in_sight(config: LeagueConfig, results: pathlib.Path) -> str | None:
     return None
 
 
-def command(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap") -> tuple[str, ...]:
-    """The command that runs ``spec`` isolated, with the paths ``hidden`` masked where it could see them."""
+def command(
+    spec: BotSpec,
+    hidden: Sequence[pathlib.Path],
+    bwrap: str = "bwrap",
+    searched: dict[pathlib.Path, list[pathlib.Path]] | None = None,
+) -> tuple[str, ...]:
+    """The command that runs ``spec`` isolated, with the paths ``hidden`` masked where it could see them, and
+    every other run's files in its own directory (``searched``: the directories searched already, with what
+    was found, so that the bots of one league that share a directory search it once)."""
     words: list[str] = [*KEEPER, shutil.which(bwrap) or bwrap, *FLAGS]
     for root in SYSTEM_ROOTS:
         if os.path.islink(root):
@@ -164,7 +171,10 @@ def command(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap")
     for path in bound:
         words += ["--ro-bind", str(path), str(path)]
     program = program_path(spec)
-    found = runs_in_sight(own, spec.name) if own is not None else []
+    searched = {} if searched is None else searched
+    if own is not None and own not in searched:
+        searched[own] = runs_in_sight(own, spec.name)
+    found = searched[own] if own is not None else []
     for path in [*hidden, *found]:
         path = path.resolve()
         if not _within(path, bound) or any(_within(item, [path]) for item in needed):
@@ -228,9 +238,14 @@ def _league_config(path: str) -> bool:
         return False
 
 
-def isolate(spec: BotSpec, hidden: Sequence[pathlib.Path], bwrap: str = "bwrap") -> BotSpec:
-    """``spec`` run under bubblewrap, hiding ``hidden`` from it."""
-    return dataclasses.replace(spec, command=command(spec, hidden, bwrap))
+def isolate(
+    spec: BotSpec,
+    hidden: Sequence[pathlib.Path],
+    bwrap: str = "bwrap",
+    searched: dict[pathlib.Path, list[pathlib.Path]] | None = None,
+) -> BotSpec:
+    """``spec`` run under bubblewrap, hiding ``hidden`` from it (``searched``: see :func:`command`)."""
+    return dataclasses.replace(spec, command=command(spec, hidden, bwrap, searched))
 
 
 def hidden_paths(
@@ -277,11 +292,13 @@ def isolate_league(config: LeagueConfig, results: pathlib.Path | None) -> League
     """``config`` with the bots of every entry under ``isolation: bwrap`` run isolated, each hidden from the
     results directory ``results``, the configuration and the other entries' files."""
     entries = []
+    searched: dict[pathlib.Path, list[pathlib.Path]] = {}
     for entry in config.entries:
         if entry.isolation == "bwrap":
             others = [spec for other in config.entries if other is not entry for spec in (other.bot, other.partner)]
             hidden = hidden_paths(results, config.origin or None, others)
-            entry = dataclasses.replace(entry, bot=isolate(entry.bot, hidden), partner=isolate(entry.partner, hidden))
+            bot, partner = (isolate(spec, hidden, searched=searched) for spec in (entry.bot, entry.partner))
+            entry = dataclasses.replace(entry, bot=bot, partner=partner)
         entries.append(entry)
     return dataclasses.replace(config, entries=tuple(entries))
 

@@ -229,3 +229,21 @@ def test_a_bot_directory_too_big_to_search_is_one_line(tmp_path: pathlib.Path) -
     assert isolation.runs_in_sight(tmp_path, "mine", most=20) == []
     with pytest.raises(isolation.IsolationError, match=r"bot 'mine'.s directory .* holds over 10 files.*`cwd`"):
         isolation.runs_in_sight(tmp_path, "mine", most=10)
+
+
+def test_a_directory_several_bots_share_is_searched_once_a_league(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bots = "".join(f"  - {{name: b{n}, command: python3 {tmp_path / 'bot.py'}}}\n" for n in range(4))
+    (tmp_path / "bot.py").write_text("")
+    (tmp_path / "league.yaml").write_text("isolation: bwrap\nbots:\n" + bots)
+    searched: list[pathlib.Path] = []
+    real = isolation.runs_in_sight
+
+    def counted(directory: pathlib.Path, bot: str, most: int = isolation.SEARCH_MOST) -> list[pathlib.Path]:
+        searched.append(directory)
+        return real(directory, bot, most)
+
+    monkeypatch.setattr(isolation, "runs_in_sight", counted)
+    isolation.isolate_league(load(tmp_path / "league.yaml"), tmp_path / "results" / "x")
+    assert searched == [tmp_path.resolve()]  # 4 entries, 8 processes' commands: one search
