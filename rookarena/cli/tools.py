@@ -48,6 +48,14 @@ def _write_page(path: pathlib.Path, text: str) -> None:
         raise click.ClickException(str(exc)) from None
 
 
+def _page_path(path: pathlib.Path, directories: tuple[str, ...]) -> pathlib.Path:
+    """``path``, unless a page written there would replace one of the results' own files (said first)."""
+    problem = results.over_results(path, [pathlib.Path(d) for d in directories])
+    if problem:
+        raise click.BadParameter(problem, param_hint="'-o'")
+    return path
+
+
 @main.command("report")
 @click.argument("directories", nargs=-1, required=True, type=click.Path(file_okay=False, exists=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
@@ -79,6 +87,7 @@ def report_command(
     from rookarena.results import sprt as sequential  # noqa: PLC0415
     from rookarena.web import index, model, page, sources  # noqa: PLC0415
 
+    path = _page_path(pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html", directories)
     try:
         found = sources.scan([pathlib.Path(d) for d in directories])
     except RookError as exc:
@@ -104,12 +113,11 @@ def report_command(
         "records": page.records_json({found.digest.ids[p]: lines[p] for p in plan.positions}),
     }
     del lines
-    path = pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html"
     try:
-        with path.open("wb") as stream:
+        with results.output(path) as stream:  # whole or not at all, however large
             size = page.write(stream, data, f"rookarena: {data['league']['name']}", raw)
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
     note = data["embed"]
     click.echo(f"report: {path} ({size / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)")
 
@@ -149,13 +157,13 @@ def replay_command(directory: str, game: str, output: str | None) -> None:
     from rookarena import __version__  # noqa: PLC0415
     from rookarena.web import model, page, sources  # noqa: PLC0415
 
+    path = _page_path(pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html", (directory,))
     record = _find_game(directory, game)
     games = [(game, record)]
     partner = sources.find_partner(pathlib.Path(directory) / results.GAMES_FILE, record, game)
     if partner is not None:
         games.append(partner)
     data = model.replay_page(games, version=__version__)
-    path = pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html"
     _write_page(path, page.render(data, f"rookarena: {game}"))
     click.echo(f"replay: {path}")
 
@@ -219,6 +227,8 @@ def diff_command(
 
     _logging(verbose)
     spec = _spec(new_command, None, "new", "'NEW'")  # a command that cannot run is said before any reading
+    if output is not None:
+        _page_path(pathlib.Path(output), directories)
     games = _diff_games(directories, old, wanted, limit)
     from rookarena.arena.specs import Limits  # noqa: PLC0415
 

@@ -20,40 +20,24 @@ from typing import TYPE_CHECKING, Any
 
 from rookarena.errors import RookError
 from rookarena.results import gamesindex
+from rookarena.results.files import GAMES_FILE as GAMES_FILE  # noqa: PLC0414 (callers' names for them)
+from rookarena.results.files import LOCK_FILE as LOCK_FILE  # noqa: PLC0414
+from rookarena.results.files import OWN_FILES as OWN_FILES  # noqa: PLC0414
+from rookarena.results.files import PLAN_FILE as PLAN_FILE  # noqa: PLC0414
+from rookarena.results.files import ResultsError as ResultsError  # noqa: PLC0414
+from rookarena.results.files import output as output  # noqa: PLC0414
+from rookarena.results.files import over_results as over_results  # noqa: PLC0414
+from rookarena.results.files import write_file as write_file  # noqa: PLC0414
 from rookarena.results.store import GameResult, ResultStore, game_result
 from rookarena.wire import records
 
 if TYPE_CHECKING:
     from rookarena.arena.specs import LeagueConfig
 
-GAMES_FILE = "games.jsonl"
-PLAN_FILE = "league.json"
-LOCK_FILE = ".lock"
 PLACEMENT = "placement"  # league.json's record of the CPUs the last run's workers were kept on
 TRACKING = "process_tracking"  # league.json's record of how the last run followed its bots' processes
 ANCHORS = "anchors"  # league.json's ratings held fixed (``anchors:``), which change no game
 HOLDOUT = "holdout"  # league.json's commitment to a seed drawn for the run (``run --holdout``)
-
-
-class ResultsError(RookError):
-    """A results directory that cannot be used for this league."""
-
-
-def write_file(path: pathlib.Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a file beside it, synced, then renamed over it,
-    so that a full disk or a crash leaves the old file as it was (never one cut short). A failure is a
-    :class:`ResultsError` naming the file."""
-    spare = path.with_name(f".{path.name}.new")
-    try:
-        with spare.open("w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(spare, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            spare.unlink()
-        raise ResultsError(f"{path}: cannot be written: {exc.strerror or exc} (it is left as it was)") from None
 
 
 def read_games(path: pathlib.Path) -> list[dict[str, Any]]:

@@ -29,9 +29,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from rookarena.errors import RookError
+from rookarena.results.files import INDEX_FILE as INDEX_FILE  # noqa: PLC0414 (callers' name for it)
 from rookarena.wire import records
 
-INDEX_FILE = "games.idx"
 WINDOW = 8 << 20  # bytes of the index searched at a time (a multiple of the page size)
 _KEPT = ("game_id", "teams", "seats", "result", "faults", "league", "seed", "forfeit")
 

@@ -1,0 +1,95 @@
+"""Pages and results files written whole or not at all, never over what is not a regular file, and never
+over the results' own files."""
+
+from __future__ import annotations
+
+import errno
+import os
+import pathlib
+import stat
+import threading
+
+import pytest
+from click.testing import CliRunner
+
+from rookarena.cli import main
+from rookarena.results import files
+
+
+class CutError(Exception):
+    pass
+
+
+@pytest.mark.parametrize("failure", [OSError(errno.EFBIG, "File too large"), CutError("stopped")])
+def test_a_write_that_fails_leaves_the_old_file_whole_and_no_spare(tmp_path: pathlib.Path, failure: Exception) -> None:
+    path = tmp_path / "report.html"
+    path.write_text("the old page")
+    with pytest.raises((files.ResultsError, CutError)), files.output(path) as stream:
+        stream.write(b"x" * 100_000)
+        raise failure
+    assert path.read_text() == "the old page"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+
+
+def test_a_symbolic_link_stays_one_and_the_file_it_names_is_replaced(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "pages").mkdir()
+    target = tmp_path / "pages" / "real.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    files.write_file(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+
+
+def test_a_named_pipe_is_written_through_and_stays_a_pipe(tmp_path: pathlib.Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
+    reader.start()
+    files.write_file(pipe, "through")
+    reader.join(10)
+    assert got == [b"through"] and stat.S_ISFIFO(os.stat(pipe).st_mode)
+
+
+def test_dev_null_is_written_through_not_replaced() -> None:
+    before = os.stat("/dev/null")
+    files.write_file(pathlib.Path("/dev/null"), "nothing")
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+
+
+def test_a_directory_is_refused(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(files.ResultsError, match="cannot be written: it is a directory"):
+        files.write_file(tmp_path, "x")
+
+
+OWN = [*files.OWN_FILES, "logs/a-bot.stderr.log"]
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_no_page_goes_over_the_results_own_files(tmp_path: pathlib.Path, name: str) -> None:
+    assert files.over_results(tmp_path / name, [tmp_path]) is not None
+    link = tmp_path.parent / f"{tmp_path.name}-link"
+    link.symlink_to(tmp_path)
+    assert files.over_results(link / name, [tmp_path]) is not None  # however the path is spelled
+    for elsewhere in (tmp_path / "report.html", tmp_path / "sub" / name, tmp_path.parent / name):
+        assert files.over_results(elsewhere, [tmp_path]) is None, elsewhere
+
+
+def test_the_views_refuse_to_write_over_the_records(tmp_path: pathlib.Path) -> None:
+    import web_games
+
+    played = web_games.league_records(["a", "b"], 2)
+    web_games.write_dir(tmp_path, played, ["a", "b"], 2)
+    before = (tmp_path / "games.jsonl").read_bytes()
+    game = played[0]["game_id"]
+    for args in (
+        ["report", str(tmp_path), "-o", str(tmp_path / "games.jsonl")],
+        ["replay", str(tmp_path), game, "-o", str(tmp_path / "league.json")],
+        ["diff", "rookarena bot random", "a", "--from", str(tmp_path), "-o", str(tmp_path / "games.jsonl")],
+    ):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "is one of the files of the results" in result.output, result.output
+    assert (tmp_path / "games.jsonl").read_bytes() == before
