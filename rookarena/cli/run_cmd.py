@@ -88,7 +88,7 @@ def run(
         config = load_config(config_file)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
-    label = f"{'/'.join(map(str, _parse_shard(shard)))}" if shard else None
+    label = f"{'/'.join(map(str, _parse_shard(shard)))}" if shard is not None else None  # "" is refused too
     out_dir = pathlib.Path(out) if out else _default_out(config.name, label, resume)
     if holdout:
         if seed is not None:
@@ -117,13 +117,14 @@ def run(
     click.echo(f"results go to {out_dir}", err=True)
     if commitment is not None:
         click.echo(f"holdout: the deals' seed is committed as sha256 {commitment} (revealed at the end)", err=True)
-    _seed_lines(config)
+    _seed_lines(config, holdout)
     todo = [game for game in games if game.game_id not in finished]
     count = _workers(config, jobs or config.jobs, todo, out_dir)
     progress = Progress(
         len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
     )
     words = ["rookarena", "run", config_file, "--out", str(out_dir), "--resume", *(["--shard", shard] if shard else [])]
+    words += ["--seed", str(seed)] if seed is not None else ["--holdout"] if holdout else []  # the same seed again
     resume_hint = f"resume with: {shlex.join(words)}"  # a command to paste, whatever the paths hold
     try:
         _play(config, isolated, todo, count, out_dir, progress, resume_hint, verbose)
@@ -307,11 +308,12 @@ def _league_seed(
     return config
 
 
-def _seed_lines(config: LeagueConfig) -> None:
-    """The first lines' word on the seed: drawn (where it is recorded), or guessable by isolated bots."""
+def _seed_lines(config: LeagueConfig, holdout: bool) -> None:
+    """The first lines' word on the seed: drawn (where it is recorded; a held-out run's only at the end), or
+    guessable by isolated bots."""
     from rookarena.arena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
 
-    if config.seed_drawn:
+    if config.seed_drawn and not holdout:
         click.echo(f"seed {config.seed} (drawn: recorded in league.json)", err=True)
     elif isolation.any_isolated(config) and records.guessable(config.seed):
         click.echo(_guessable_warning(config.seed, "`seed:`"), err=True)

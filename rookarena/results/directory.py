@@ -83,6 +83,11 @@ def prepare(
         recorded = old.pop(HOLDOUT, None)
         holdout = holdout if recorded is None else recorded  # a resumed held-out run keeps its commitment
         change = extension_problem(old, new) if resume else first_difference(old, new)
+        if change is None and shard_label is not None and first_difference(old, new) is not None:
+            change = (
+                f"{first_difference(old, new)}; a shard's league cannot grow: its slices would move, and the shards "
+                "play each other's games"
+            )
         if change is not None:
             raise ResultsError(f"{out_dir} holds results of a different league ({change}): use another --out")
     finished = finished_ids(games_path, repair=write)  # a record cut short by a crash is never kept

@@ -486,3 +486,24 @@ def test_the_demo_killed_and_resumed_prints_the_table_of_a_whole_run(tmp_path: p
     table, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     assert table.replace(str(out), "OUT") == expected.replace(str(tmp_path / "whole"), "OUT")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("growth", ["games", "bots"])
+def test_a_sharded_league_cannot_grow(tmp_path: pathlib.Path, growth: str) -> None:
+    """Growing a league moves its slices: each shard would then play games another shard already holds."""
+    two = [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")]
+    config = write_config(tmp_path / "s.yaml", two, games=4, jobs=1)
+    for k in (1, 2):
+        done = rookarena("run", str(config), "--shard", f"{k}/2", "--out", str(tmp_path / f"s{k}"), cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    before = [(tmp_path / f"s{k}" / "games.jsonl").read_text() for k in (1, 2)]
+    bots = [*two, *random_bot("c", 3, "m")] if growth == "bots" else two
+    write_config(config, bots, games=6 if growth == "games" else 4, jobs=1)
+    for k in (1, 2):
+        refused = rookarena(
+            "run", str(config), "--shard", f"{k}/2", "--out", str(tmp_path / f"s{k}"), "--resume", cwd=tmp_path
+        )
+        assert refused.returncode == 1 and "a shard's league cannot grow" in refused.stderr, refused.stderr
+        assert_one_plain_line(refused)
+    assert [(tmp_path / f"s{k}" / "games.jsonl").read_text() for k in (1, 2)] == before

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shlex
 import signal
 import subprocess
 import sys
@@ -169,3 +170,56 @@ def test_a_stopped_simulation_sums_up_the_games_it_played(sig: signal.Signals, t
     played = int(next(line for line in stdout.splitlines() if line.startswith("games")).split()[1])
     assert err.strip() == f"stopped after {played} of 1000000 games: the figures above are theirs"
     assert len(out.read_text().splitlines()) == played  # the summary is of the games written
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [[], ["--seed", "77"], ["--holdout"], ["--shard", "1/2", "--seed", "5"]])
+def test_the_printed_command_resumes_the_league_as_it_was_started(options: list[str], tmp_path: pathlib.Path) -> None:
+    """Whatever chose the seed (the file, --seed, --holdout): pasted as printed, the command finishes the same
+    league, and a held-out run's seed is not shown before its end."""
+    marker = f"rookarena-stop-{uuid.uuid4().hex}"
+    config = league(tmp_path, marker)
+    config.write_text(config.read_text().replace("games: 40", "games: 12\nseed: 3"), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out), *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    games = out / "games.jsonl"
+    deadline = time.monotonic() + 60
+    while not (games.exists() and games.read_text().count("\n") >= 1):
+        assert time.monotonic() < deadline, "no game finished in time"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    hint = [line for line in err.splitlines() if line.startswith("resume with: ")]
+    assert len(hint) == 1, err
+    seed = json.loads((out / "league.json").read_text())["seed"]
+    if "--holdout" in options:
+        assert str(seed) not in err, err  # committed at the start, revealed at the end only
+    resumed = subprocess.run(
+        [sys.executable, "-m", *shlex.split(hint[0].removeprefix("resume with: "))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads((out / "league.json").read_text())["seed"] == seed
+    assert f"seed {seed} is the one committed" in resumed.stderr or "--holdout" not in options
+
+
+def test_an_empty_shard_is_a_usage_error(tmp_path: pathlib.Path) -> None:
+    config = league(tmp_path, "x")
+    done = subprocess.run(
+        [sys.executable, "-m", "rookarena", "run", str(config), "--shard", "", "--out", str(tmp_path / "o")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2 and "expected K/N" in done.stderr, done.stderr
+    assert not (tmp_path / "o").exists()
