@@ -58,6 +58,10 @@ class _Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C before a command set up its own stop (click would say "Aborted!", 1)
+            with contextlib.suppress(OSError, ValueError):
+                click.echo("stopped: interrupted (Ctrl-C)", err=True)
+            sys.exit(130)
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
         except OSError as exc:

@@ -211,3 +211,21 @@ def test_simulate_keeps_no_game_in_memory() -> None:
 
     few, many = peak(30), peak(250)
     assert many < few + (1 << 20), (few, many)  # 220 more games kept would be over 10 MB more
+
+
+@pytest.mark.parametrize("command", [["run", "CONFIG"], ["standings", "DIR"], ["rules", "list"]])
+def test_ctrl_c_before_a_command_sets_up_its_own_stop_is_one_line_and_130(
+    command: list[str], tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(click alone says "Aborted!" and exits 1)"""
+    import click
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(click.Command, "invoke", interrupted)  # the command's body, wherever Ctrl-C lands in it
+    (tmp_path / "c.yaml").write_text("bots: []\n")
+    args = [{"CONFIG": str(tmp_path / "c.yaml"), "DIR": str(tmp_path)}.get(word, word) for word in command]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130, result.output
+    assert result.output.strip() == "stopped: interrupted (Ctrl-C)"
