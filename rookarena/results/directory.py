@@ -24,6 +24,7 @@ from rookarena.results.files import GAMES_FILE as GAMES_FILE  # noqa: PLC0414 (c
 from rookarena.results.files import LOCK_FILE as LOCK_FILE  # noqa: PLC0414
 from rookarena.results.files import OWN_FILES as OWN_FILES  # noqa: PLC0414
 from rookarena.results.files import PLAN_FILE as PLAN_FILE  # noqa: PLC0414
+from rookarena.results.files import GameIds as GameIds  # noqa: PLC0414
 from rookarena.results.files import ResultsError as ResultsError  # noqa: PLC0414
 from rookarena.results.files import output as output  # noqa: PLC0414
 from rookarena.results.files import over_results as over_results  # noqa: PLC0414
@@ -320,11 +321,10 @@ class RecordSink:
 
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
     """The records of several results directories (shards of one league), each game once."""
-    seen: dict[str, dict[str, Any]] = {}
+    ids, merged = GameIds(), []
     for path in _games_files(directories):
-        for record in read_games(path):
-            seen.setdefault(str(record.get("game_id")), record)
-    return list(seen.values())
+        merged += [record for record in read_games(path) if ids.first(record, path)]
+    return merged
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -349,15 +349,13 @@ def merge_results(directories: Iterable[pathlib.Path]) -> Results:
 
 
 def _merge_results(files: list[pathlib.Path], unindexed: set[pathlib.Path]) -> Results:
-    seen: set[str] = set()
+    ids = GameIds()
     games = ResultStore()
     spoke = _Spoke()
     for path in files:
         for record in each_digest(path, path not in unindexed):
-            game_id = str(record.get("game_id"))
-            if game_id in seen:
+            if not ids.first(record, path):
                 continue
-            seen.add(game_id)
             spoke.add(record)
             games.append(game_result(record, keep=False))
     return Results(games, spoke.silent())

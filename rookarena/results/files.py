@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pathlib
-from collections.abc import Iterable, Iterator
-from typing import IO
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, Any
 
 from rookarena.errors import RookError
 
@@ -83,3 +84,28 @@ def over_results(path: pathlib.Path, directories: Iterable[pathlib.Path]) -> str
         if (target.parent == home and target.name in OWN_FILES) or home / "logs" in target.parents:
             return f"{path}: is one of the files of the results in {str(directory)!r}: write the page elsewhere"
     return None
+
+
+class GameIds:
+    """The games read so far, by id, so that shards that overlap give each game once; the same id with
+    another deal (seed) or other seats is another league's or match's game (every match numbers its games
+    match-0001, ...), which no merge may hide: that is a :class:`ResultsError` naming both files."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[int, str]] = {}
+
+    def first(self, record: Mapping[str, Any], path: pathlib.Path) -> bool:
+        """Whether ``record`` (read from ``path``) is the first of its game."""
+        game_id = str(record.get("game_id"))
+        seats = record.get("seats")
+        key = hash(json.dumps([record.get("seed"), seats if isinstance(seats, list) else None]))
+        known = self._seen.get(game_id)
+        if known is None:
+            self._seen[game_id] = (key, str(path))
+            return True
+        if known[0] != key:
+            raise ResultsError(
+                f"{known[1]} and {path} both hold a game {game_id!r}, but not the same game (another deal or other "
+                "seats): they are the results of different leagues or matches, which cannot be merged"
+            )
+        return False

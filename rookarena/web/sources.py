@@ -22,6 +22,7 @@ from typing import Any, overload
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.results import gamesindex, store
+from rookarena.results.files import GameIds
 from rookarena.web.index import Digest
 from rookarena.web.model import LeagueInfo, LogTail, game_id
 from rookarena.wire import records, transcript
@@ -117,15 +118,12 @@ def scan(directories: Sequence[pathlib.Path]) -> Scan:
 def _scan(directories: Sequence[pathlib.Path], files: tuple[pathlib.Path, ...], unindexed: set[pathlib.Path]) -> Scan:
     summary = Digest()
     file_of, offset_of = array.array("B"), array.array("q")
-    seen: set[str] = set()
+    ids = GameIds()
     tails: dict[tuple[str, int], LogTail] = {}
     for number, path in enumerate(files):
         for offset, record in _each_digest(path, path not in unindexed):
-            if "game_id" in record:
-                key = str(record["game_id"])
-                if key in seen:
-                    continue
-                seen.add(key)
+            if "game_id" in record and not ids.first(record, path):
+                continue
             position = summary.add(record)
             file_of.append(number)
             offset_of.append(offset)

@@ -93,3 +93,26 @@ def test_the_views_refuse_to_write_over_the_records(tmp_path: pathlib.Path) -> N
         assert result.exit_code == 2, (args, result.output)
         assert "is one of the files of the results" in result.output, result.output
     assert (tmp_path / "games.jsonl").read_bytes() == before
+
+
+@pytest.mark.parametrize("change", ["seed", "seats"])
+def test_results_that_share_game_ids_but_not_games_are_not_merged(tmp_path: pathlib.Path, change: str) -> None:
+    """Two matches both number their games match-0001, ...: merging them by id would drop one's games."""
+    import copy
+
+    import web_games
+
+    played = web_games.league_records(["a", "b"], 2)
+    other = copy.deepcopy(played)
+    if change == "seed":
+        other[1]["seed"] += 1
+    else:
+        other[1]["seats"] = list(reversed(other[1]["seats"]))
+    for name, records in (("one", played), ("two", other)):
+        web_games.write_dir(tmp_path / name, records, ["a", "b"], 2)
+    same = CliRunner().invoke(main, ["standings", str(tmp_path / "one"), str(tmp_path / "one")])
+    assert same.exit_code == 0, same.output  # the same games twice: each counted once
+    for command in (["standings"], ["report", "-o", str(tmp_path / "r.html")]):
+        result = CliRunner().invoke(main, [*command, str(tmp_path / "one"), str(tmp_path / "two")])
+        assert result.exit_code == 1, result.output
+        assert f"both hold a game {played[1]['game_id']!r}, but not the same game" in result.output, result.output
