@@ -32,7 +32,7 @@ def check_open_files(jobs: int, bot_limits: Sequence[Limits]) -> list[str]:
             most = max(1, (hard - FDS_BASE) // (BOTS_PER_UNIT * FDS_PER_BOT))
             problems.append(
                 f"the open-file limit is {soft} (hard limit {hard}) but {jobs} jobs need about {need}: "
-                f"raise it (for example 'ulimit -n {need}' as allowed, or in /etc/security/limits.conf) "
+                f"raise the hard limit (in /etc/security/limits.conf, or 'ulimit -Hn {need}' as root) "
                 f"or use --jobs {most}"
             )
     for limits in bot_limits:

@@ -98,7 +98,8 @@ def run(
     commitment = records.seed_commitment(config.seed) if holdout else None
     isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
     games = _slice(league.plan(isolated), shard)
-    _check_can_run(config, jobs, out_dir, shard is not None)
+    wanted = jobs or config.jobs
+    _check_can_run(config, min(wanted, max(1, len(league.units(games, wanted)))), out_dir, shard is not None)
     if dry_run:
         try:
             finished = results.prepare(out_dir, config, resume, label, write=False)
@@ -154,13 +155,14 @@ def _slice(games: list[Game], shard: str | None) -> list[Game]:
     return sliced
 
 
-def _check_can_run(config: LeagueConfig, jobs: int | None, out_dir: pathlib.Path, sharded: bool) -> None:
-    """Refuse, before any game, a run the machine cannot give its open files or its isolation (nor a shard
-    whose isolated bots would see the other shards' results)."""
+def _check_can_run(config: LeagueConfig, jobs: int, out_dir: pathlib.Path, sharded: bool) -> None:
+    """Refuse, before any game, a run the machine cannot give its open files for ``jobs`` games at once (no
+    more than it has units of work) or its isolation (nor a shard whose isolated bots would see the other
+    shards' results)."""
     from rookarena.arena import isolation, preflight  # noqa: PLC0415 (see FAULT_POLICIES)
 
     bot_limits = [entry.bot.limits or config.limits for entry in config.entries]
-    problems = preflight.check_open_files(jobs or config.jobs, bot_limits)
+    problems = preflight.check_open_files(jobs, bot_limits)
     if problems:
         raise click.ClickException("; ".join(dict.fromkeys(problems)))  # each problem once, however many bots
     if isolation.any_isolated(config):

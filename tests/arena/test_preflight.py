@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pathlib
 import resource
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -42,8 +45,29 @@ def test_a_low_hard_limit_is_refused_with_advice(restore_limit: tuple[int, int])
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "the open-file limit is 100 (hard limit 120) but 8 jobs need about 256" in out
-    assert "--jobs 2" in out
+    assert "--jobs 2" in out and "raise the hard limit" in out and "'ulimit -n" not in out  # (beyond the hard)
     assert "limits.files is 500" in out
+
+
+def test_a_run_asks_for_the_files_of_the_jobs_it_can_use(tmp_path: pathlib.Path) -> None:
+    """--jobs beyond the league's units of work starts no more workers, so it needs no more files."""
+    config = tmp_path / "l.yaml"
+    bots = "".join(f"  - {{name: b{n}, command: [{sys.executable}, -m, rookarena.randombot]}}\n" for n in range(3))
+    config.write_text("seed: 1\ngames: 2\nbots:\n" + bots)
+    run = [sys.executable, "-m", "rookarena", "run", str(config), "--dry-run", "--out", str(tmp_path / "o")]
+    low = f"import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (300, 300)); sys.argv = {run[2:]!r}"
+    for jobs, status in ((3, 0), (1000, 0)):
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                low + f" + ['--jobs', '{jobs}']; runpy.run_module('rookarena', run_name='__main__')",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == status, done.stderr
 
 
 def test_enough_is_quiet(restore_limit: tuple[int, int]) -> None:
