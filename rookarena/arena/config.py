@@ -28,6 +28,7 @@ from rookarena.arena.specs import (
 )
 from rookarena.arena.specs import as_mapping as as_mapping  # noqa: PLC0414 (the name its readers use)
 from rookarena.arena.userfiles import UnreadableFileError, looks_numeric, read_text
+from rookarena.arena.yamlnodes import one_line, shown, unbuildable, value_under
 from rookarena.engine.presets import resolve
 from rookarena.engine.rules import Rules
 from rookarena.engine.seeding import SEED_BITS
@@ -94,6 +95,7 @@ class _Node:
 
 
 MOST_GAMES = 10_000_000  # the most games a league plans: every game is planned at the start (~220 bytes each)
+MOST_JOBS = 4096  # the most games at once (each a worker's share of the machine: far more than any has)
 
 
 def load(path: str | os.PathLike[str]) -> LeagueConfig:
@@ -109,15 +111,37 @@ def loads(text: str, path: str | os.PathLike[str]) -> LeagueConfig:
     """Check a configuration's ``text``, read from ``path`` (named in errors; relative ``cwd`` values are
     looked up beside it)."""
     path = pathlib.Path(path)
+    root = _compose(text, str(path))
+    return dataclasses.replace(_Reader(str(path), path.parent).config(root, text), origin=str(path))
+
+
+def rules_from_text(text: str, filename: str) -> tuple[str, Rules]:
+    """The rules of a rules file's ``text`` (a preset's name, or ``preset:`` and knobs), read as strictly as
+    a league's ``rules:``: errors name ``filename``, the line and the knob."""
+    root = _compose(text, filename, "rules")
+    if root is None:
+        return resolve({})
+    return _Reader(filename, pathlib.Path(filename).parent).rules((root, root))
+
+
+def _compose(text: str, filename: str, key: str = "") -> yaml.Node | None:
+    """The node tree of ``text`` (the value of ``key``, or a whole file), refused (naming the line and the key)
+    where no value may be built from it."""
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+        found = None if root is None else unbuildable(root, key)
     except RecursionError:
-        raise ConfigError(f"{path}: not valid YAML: nested too deeply") from None
+        raise ConfigError(f"{filename}: not valid YAML: nested too deeply") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{line}: not valid YAML: {_one_line(getattr(exc, 'problem', None) or exc)}") from None
-    return dataclasses.replace(_Reader(str(path), path.parent).config(root, text), origin=str(path))
+        raise ConfigError(
+            f"{filename}{line}: not valid YAML: {one_line(getattr(exc, 'problem', None) or exc)}"
+        ) from None
+    if found is not None:
+        node, key, message = found
+        raise _Reader(filename, pathlib.Path(".")).fail(node, key or "the file", message)
+    return root
 
 
 class _Reader:
@@ -127,9 +151,9 @@ class _Reader:
 
     def fail(self, node: yaml.Node | None, key: str, message: str) -> ConfigError:
         line = f":{node.start_mark.line + 1}" if node is not None else ":1"
-        return ConfigError(f"{self.filename}{line}: {_one_line(key)}: {_one_line(message)}")
+        return ConfigError(f"{self.filename}{line}: {one_line(key)}: {one_line(message)}")
 
-    def value(self, node: yaml.Node) -> Any:
+    def value(self, node: yaml.Node, key: str) -> Any:
         try:
             # Built from the node as safe_load would build it (a fresh constructor each time: a failed
             # construction leaves state behind), without writing it out and parsing it again.
@@ -137,14 +161,15 @@ class _Reader:
         except (yaml.YAMLError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
             # PyYAML's constructors raise more than YAMLError: `!!int abc`, `2001-02-30`, `!!bool maybe`,
             # an integer of over 4300 digits.
-            raise self.fail(node, "?", f"unreadable value: {exc}") from None
+            detail = getattr(exc, "problem", None) or exc  # without the position PyYAML adds, named here already
+            raise self.fail(node, key, f"unreadable value {shown(node)}: {detail}") from None
 
     def mapping(
         self, node: yaml.Node | None, key: str, allowed: tuple[str, ...]
     ) -> dict[str, tuple[yaml.Node, yaml.Node]]:
         if not isinstance(node, yaml.MappingNode):
             label = key or "the file"
-            raise self.fail(node, label, f"expected a mapping with keys {', '.join(allowed)}, got {self._show(node)}")
+            raise self.fail(node, label, f"expected a mapping with keys {', '.join(allowed)}, got {shown(node)}")
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key_node, value_node in node.value:
             name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
@@ -156,47 +181,47 @@ class _Reader:
             out[name] = (key_node, value_node)
         return out
 
-    def _show(self, node: yaml.Node | None) -> str:
-        if node is None:
-            return "nothing"
-        value = self.value(node)
-        text = repr(value)
-        text = text if len(text) < 60 else text[:57] + "..."
+    def _show(self, node: yaml.Node | None, key: str, whole: bool = False) -> str:
+        """The value at ``node`` as written, and why YAML read it as text when it looks like a number."""
+        value = None if node is None else self.value(node, key)
         if isinstance(value, str) and looks_numeric(value):  # YAML's own rule, which surprises: 1e6 is text
-            return f"{text} (text to YAML: write a number as 1000000 or 1.0e+6)"
-        return text
+            how = "as 1000000, without quotes" if whole else "as 1000000 or 1.0e+6"
+            return f"{shown(node)} (text to YAML: write a {'whole ' if whole else ''}number {how})"
+        return shown(node)
 
-    def integer(self, node: yaml.Node, key: str, minimum: int) -> int:
-        value = self.value(node)
+    def integer(self, node: yaml.Node, key: str, minimum: int, most: int | None = None) -> int:
+        value = self.value(node, key)
         if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            raise self.fail(node, key, f"expected a whole number >= {minimum}, got {self._show(node)}")
+            raise self.fail(node, key, f"expected a whole number >= {minimum}, got {self._show(node, key, True)}")
+        if most is not None and value > most:
+            raise self.fail(node, key, f"expected a whole number <= {most:,}, got {self._show(node, key, True)}")
         return value
 
     def number(self, node: yaml.Node, key: str, positive: bool) -> float:
-        value = self.value(node)
+        value = self.value(node, key)
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and (value > 0 if positive else value >= 0)
         if not ok:
             raise self.fail(
-                node, key, f"expected a number {'> 0' if positive else '>= 0'} (seconds), got {self._show(node)}"
+                node, key, f"expected a number {'> 0' if positive else '>= 0'} (seconds), got {self._show(node, key)}"
             )
         return float(value)
 
     def boolean(self, node: yaml.Node, key: str) -> bool:
-        value = self.value(node)
+        value = self.value(node, key)
         if not isinstance(value, bool):
-            raise self.fail(node, key, f"expected true or false, got {self._show(node)}")
+            raise self.fail(node, key, f"expected true or false, got {self._show(node, key)}")
         return value
 
     def choice(self, node: yaml.Node, key: str, choices: tuple[str, ...]) -> str:
-        value = self.value(node)
+        value = self.value(node, key)
         if value not in choices:
-            raise self.fail(node, key, f"expected one of {', '.join(choices)}, got {self._show(node)}")
+            raise self.fail(node, key, f"expected one of {', '.join(choices)}, got {self._show(node, key)}")
         return str(value)
 
     def string(self, node: yaml.Node, key: str) -> str:
-        value = self.value(node)
+        value = self.value(node, key)
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(node, key, f"expected a non-empty string, got {self._show(node)}")
+            raise self.fail(node, key, f"expected a non-empty string, got {self._show(node, key)}")
         return value
 
     def name(self, node: yaml.Node, key: str) -> str:
@@ -226,11 +251,12 @@ class _Reader:
             raise self.fail(
                 top["games"][1],
                 "games",
-                f"expected an even number with duplicate: true (each deal is played twice), got {games}",
+                "expected an even number with duplicate: true (each deal is played twice), got "
+                + shown(top["games"][1]),
             )
         # No seed written: one nobody can guess, drawn from the OS and recorded in league.json.
         seed = self.integer(top["seed"][1], "seed", 0) if "seed" in top else secrets.randbits(SEED_BITS)
-        jobs = self.integer(top["jobs"][1], "jobs", 1) if "jobs" in top else (os.cpu_count() or 1)
+        jobs = self.integer(top["jobs"][1], "jobs", 1, MOST_JOBS) if "jobs" in top else (os.cpu_count() or 1)
         time = self.time(get("time"))
         faults = (
             FaultPolicy(self.choice(top["faults"][1], "faults", tuple(p.value for p in FaultPolicy)))
@@ -240,13 +266,13 @@ class _Reader:
         withdraw = self.integer(top["withdraw_after"][1], "withdraw_after", 1) if "withdraw_after" in top else 3
         pin = "auto"
         if "pin_cpus" in top:
-            value = self.value(top["pin_cpus"][1])
+            value = self.value(top["pin_cpus"][1], "pin_cpus")
             pin = ("on" if value else "off") if isinstance(value, bool) else str(value)
             if pin not in PIN_CHOICES:
                 raise self.fail(
                     top["pin_cpus"][1],
                     "pin_cpus",
-                    f"expected auto, true or false, got {self._show(top['pin_cpus'][1])}",
+                    f"expected auto, true or false, got {self._show(top['pin_cpus'][1], 'pin_cpus')}",
                 )
         limits = self.limits(get("limits"), time)
         reuse = self.boolean(top["reuse"][1], "reuse") if "reuse" in top else True
@@ -291,20 +317,18 @@ class _Reader:
     def anchors(self, node: yaml.Node, entries: tuple[Entry, ...]) -> tuple[tuple[str, float], ...]:
         """``anchors:``, a mapping of bot names to the Elo ratings they keep whatever else plays."""
         if not isinstance(node, yaml.MappingNode) or not node.value:
-            raise self.fail(node, "anchors", f"expected a mapping of bot names to ratings, got {self._show(node)}")
+            got = self._show(node, "anchors")
+            raise self.fail(node, "anchors", f"expected a mapping of bot names to ratings, got {got}")
         names = {entry.name for entry in entries}
         out: list[tuple[str, float]] = []
         for key_node, value_node in node.value:
-            name = self.value(key_node)
+            name = self.value(key_node, "anchors")
             if not isinstance(name, str) or name not in names:
-                raise self.fail(
-                    key_node, "anchors", f"expected the name of a bot under bots:, got {self._show(key_node)}"
-                )
-            value = self.value(value_node)
+                got = self._show(key_node, "anchors")
+                raise self.fail(key_node, "anchors", f"expected the name of a bot under bots:, got {got}")
+            value = self.value(value_node, where := f"anchors.{name}")
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise self.fail(
-                    value_node, f"anchors.{name}", f"expected a rating (a number), got {self._show(value_node)}"
-                )
+                raise self.fail(value_node, where, f"expected a rating (a number), got {self._show(value_node, where)}")
             if any(name == seen for seen, _ in out):
                 raise self.fail(key_node, "anchors", f"{name!r} is given twice")
             out.append((name, float(value)))
@@ -315,22 +339,15 @@ class _Reader:
             return resolve("tournament")
         node = pair[1]
         try:
-            return resolve(self.value(node))
+            return resolve(self.value(node, "rules"))
         except RookError as exc:
             message = str(exc)
             knob = message.split(":", 1)[0] if message.startswith("rules") else "rules"
-            blamed = self._knob_node(node, knob)
+            blamed = value_under(node, knob.split(".", 1)[1] if "." in knob else "")
             detail = message.split(": ", 1)[1] if message.startswith("rules") and ": " in message else message
+            # The rules quote a value as Python writes it (True, datetime.date(...)): shown as it was written.
+            detail = detail.replace(repr(self.value(blamed, knob)), shown(blamed), 1)
             raise self.fail(blamed, knob, detail) from None
-
-    def _knob_node(self, node: yaml.Node, knob: str) -> yaml.Node:
-        """The value node of ``rules.<knob>`` when it is written out, for its line number."""
-        name = knob.split(".", 1)[1] if "." in knob else ""
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if key_node.value == name:
-                    return value_node  # type: ignore[no-any-return]
-        return node
 
     def time(self, pair: tuple[yaml.Node, yaml.Node] | None) -> TimeControl:
         if pair is None:
@@ -368,7 +385,7 @@ class _Reader:
         self, node: yaml.Node, limits: Limits, reuse: bool, isolation: str, once: bool | None
     ) -> tuple[Entry, ...]:
         if not isinstance(node, yaml.SequenceNode) or len(node.value) < 2:
-            raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node)}")
+            raise self.fail(node, "bots", f"expected a list of at least two bots, got {self._show(node, 'bots')}")
         entries: list[Entry] = []
         seen: dict[str, int] = {}
         for index, item in enumerate(node.value):
@@ -414,20 +431,24 @@ class _Reader:
         return tuple(entries)
 
     def env(self, node: yaml.Node, key: str) -> dict[str, str]:
-        value = self.value(node)
+        value = self.value(node, key)
         if not isinstance(value, dict) or not all(
             isinstance(k, str) and isinstance(v, (str, int, float)) and not isinstance(v, bool)
             for k, v in value.items()
         ):
-            raise self.fail(node, key, f"expected a mapping of variable names to strings, got {self._show(node)}")
+            raise self.fail(node, key, f"expected a mapping of variable names to strings, got {self._show(node, key)}")
+        for name_node, _ in node.value:
+            name = self.value(name_node, key)
+            if not name or "=" in name or "\0" in name:  # what the OS refuses to start a process with
+                raise self.fail(name_node, key, f"expected a variable name (not empty, no '='), got {shown(name_node)}")
         return {k: str(v) for k, v in value.items()}
 
     def command(self, node: yaml.Node, key: str, name: str, cwd: str | None, env: dict[str, str]) -> BotSpec:
-        value = self.value(node)
+        value = self.value(node, key)
         if not (
             isinstance(value, str) or (isinstance(value, list) and value and all(isinstance(w, str) for w in value))
         ):
-            raise self.fail(node, key, f"expected a list of strings or a string, got {self._show(node)}")
+            raise self.fail(node, key, f"expected a list of strings or a string, got {self._show(node, key)}")
         try:
             words = command_of(value)
         except ValueError as exc:
@@ -459,11 +480,6 @@ def program_problem(path: pathlib.Path) -> str | None:
     if not os.access(path, os.X_OK):
         return f"is not executable: make it so (chmod +x {str(path)!r}) or name its interpreter first"
     return None
-
-
-def _one_line(text: object) -> str:
-    """``text`` on one line: PyYAML's messages and the names of keys may hold line breaks."""
-    return " ".join(str(text).split())
 
 
 def _exists(path: pathlib.Path) -> bool:

@@ -12,7 +12,11 @@ from rookarena.cli.group import FiniteFloat, main
 @click.argument("name", type=click.Choice(["random", "heuristic", "search"]))
 @click.option("--level", type=click.IntRange(1, 4), help="Strength of the search bot: 1 to 4 (default 3).")
 @click.option("--seed", default="0", show_default=True, help="Seed of the bot's own choices.")
-@click.option("--playouts", type=click.IntRange(min=1), help="Playouts per decision (overrides --level's budget).")
+@click.option(
+    "--playouts",
+    type=click.IntRange(1, 10**9),
+    help="Playouts per decision (overrides --level's budget; at most 10^9).",
+)
 @click.option(
     "--think",
     type=FiniteFloat(min=0),

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 @main.command("check-bot")
 @click.argument("command")
-@click.option("--games", type=click.IntRange(min=1), default=4, show_default=True, help="Games per preset.")
+@click.option(
+    "--games", type=click.IntRange(1, 1000), default=4, show_default=True, help="Games per preset (at most 1,000)."
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
 @move_time_option(2.0)
 @startup_option(10.0, "Seconds to say hello.")

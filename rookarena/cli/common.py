@@ -103,22 +103,18 @@ def load_rules(spec: str) -> tuple[str, Rules]:
             return resolve(spec)
         except RookError as exc:
             raise click.BadParameter(f"{exc}, or a YAML rules file", param_hint="--rules") from None
-    import yaml  # noqa: PLC0415
-
-    from rookarena.arena.userfiles import read_text  # noqa: PLC0415 (only for a rules file)
+    from rookarena.arena.config import ConfigError, rules_from_text  # noqa: PLC0415 (only for a rules file)
+    from rookarena.arena.userfiles import read_text  # noqa: PLC0415
 
     try:
-        data: Any = yaml.safe_load(read_text(path, "rules file"))
+        text = read_text(path, "rules file")
     except RookError as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{spec}:{mark.line + 1}" if mark is not None else spec
-        raise click.ClickException(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
     try:
-        return resolve(data if data is not None else {})
-    except RookError as exc:
-        raise click.ClickException(f"{spec}: {exc}") from None
+        # Read as strictly as a league's rules: a knob given twice, a tag or a NUL is refused, with its line.
+        return rules_from_text(text, spec)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _table_format(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -170,6 +166,8 @@ def _spec(command: str, name: str | None, fallback: str, what: str) -> BotSpec:
         words = command_of(command)
     except ValueError as exc:
         raise click.BadParameter(f"{command!r}: {exc}", param_hint=what) from None
+    if "\0" in command:  # no program can be given it: the OS refuses the whole command
+        raise click.BadParameter(f"{command!r}: a command cannot hold a NUL character (\\0)", param_hint=what)
     if shutil.which(words[0]) is None and not pathlib.Path(words[0]).exists():
         raise click.BadParameter(f"{command!r}: no program {words[0]!r} found", param_hint=what)
     return BotSpec(name=name or _bot_name(words) or fallback, command=words)

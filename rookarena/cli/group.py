@@ -16,6 +16,11 @@ import click
 
 from rookarena.errors import RookError
 
+# The most games a command plays or reads, and the most games at once: a league's own most (MOST_GAMES and
+# MOST_JOBS of rookarena.arena.config, which a test keeps equal; importing it here would load yaml for --help).
+MOST_GAMES = 10_000_000
+MOST_JOBS = 4096
+
 # Each command and the module (of rookarena.cli) that defines it; a test keeps this equal to the commands
 # the modules register.
 COMMANDS = {

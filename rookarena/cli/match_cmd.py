@@ -29,6 +29,7 @@ from rookarena.cli.common import (
     startup_option,
 )
 from rookarena.cli.gate import check_cap, exit_status, status_line
+from rookarena.cli.group import MOST_GAMES
 from rookarena.cli.run_cmd import _guessable_warning, _seed_closing
 from rookarena.errors import RookError
 from rookarena.results import directory as results
@@ -65,7 +66,13 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
 @click.option("--partner-b", help="A different program for team B's second seat.")
 @click.option("--name-a", callback=_name_option, help="Name of team A's bot (default: from the command).")
 @click.option("--name-b", callback=_name_option, help="Name of team B's bot (default: from the command).")
-@click.option("--games", type=click.IntRange(min=1), default=2, show_default=True, help="Games to play.")
+@click.option(
+    "--games",
+    type=click.IntRange(1, MOST_GAMES),
+    default=2,
+    show_default=True,
+    help=f"Games to play (at most {MOST_GAMES:,}, as a league).",
+)
 @click.option(
     "--seed", type=click.IntRange(min=0), help="Seed of the deals (default: drawn from the OS, and printed at the end)."
 )
@@ -98,7 +105,8 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
     type=float,
     metavar="ELO0 ELO1",
     help="Stop as soon as a sequential test accepts H0: elo = ELO0 or H1: elo = ELO1 (A over B; ELO0 < ELO1, "
-    "finite, within ±1000). Over deal pairs with duplicate deals, over games without.",
+    f"at least {sequential.ELO_MIN_WIDTH:g} apart, within ±1000). Over deal pairs with duplicate deals, over "
+    "games without.",
 )
 @click.option(
     "--sprt-points",
@@ -107,7 +115,8 @@ def _match_out(out_dir: pathlib.Path) -> results.ResultsLock:
     metavar="D0 D1",
     help="Stop as soon as a sequential test on A's point difference per deal pair (both games summed; no shape "
     "assumed: skewed and heavy-tailed differences are taken as they are) accepts H0: mean = D0 or H1: mean = D1 "
-    "(D0 < D1, within ±10000). Needs duplicate deals; not with --sprt.",
+    f"(D0 < D1, at least {sequential.POINTS_MIN_WIDTH:g} apart, within ±10000). Needs duplicate deals; not "
+    "with --sprt.",
 )
 @click.option(
     "--alpha",

@@ -22,6 +22,7 @@ from rookarena.cli.common import (
     render_standings,
     write_standings,
 )
+from rookarena.cli.group import MOST_JOBS
 from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.results import directory as results
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
 
 @main.command()
 @click.argument("config_file", metavar="CONFIG", type=click.Path(exists=True, dir_okay=False))
-@click.option("--jobs", type=click.IntRange(min=1), help="Games in parallel (default: the config's, else CPU count).")
+@click.option(
+    "--jobs", type=click.IntRange(1, MOST_JOBS), help="Games in parallel (default: the config's, else CPU count)."
+)
 @click.option("--out", type=click.Path(file_okay=False), help="Results directory (default: results/NAME).")
 @click.option("--resume", is_flag=True, help="Continue a league in --out, skipping its finished games.")
 @click.option("--shard", metavar="K/N", help="Run only the K-th of N disjoint slices of the games.")

@@ -12,6 +12,7 @@ import click
 
 from rookarena.cli import text as report
 from rookarena.cli.common import load_rules, main
+from rookarena.cli.group import MOST_GAMES
 from rookarena.players.simulate import random_game, summarize
 from rookarena.wire import records
 from rookarena.wire.records import derive_seed
@@ -19,7 +20,13 @@ from rookarena.wire.records import derive_seed
 
 @main.command()
 @click.option("--rules", "rules_spec", default="tournament", show_default=True, help="Preset name or YAML file.")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="Games to play.")
+@click.option(
+    "--games",
+    type=click.IntRange(1, MOST_GAMES),
+    default=100,
+    show_default=True,
+    help=f"Games to play (at most {MOST_GAMES:,}).",
+)
 @click.option(
     "--seed",
     type=click.IntRange(min=0),

@@ -58,13 +58,13 @@ def game_line(record: dict[str, Any], name_a: str, done: int, total: int) -> str
     result = record["result"] or {}
     winner = result.get("winner")
     seats = record["seats"]
-    winner_name = "draw" if winner is None else seats[winner]
+    outcome = "drawn" if winner is None else f"{seats[winner]} wins"
     faults = record.get("faults", [])
     note = f", {len(faults)} fault(s): {faults[0]['bot']} {faults[0]['kind']}" if faults else ""
     scores = result.get("scores", [0, 0])
     a_team = 0 if seats[0] == name_a else 1
     return (
-        f"game {done}/{total}: {winner_name} wins, {scores[a_team]} to {scores[1 - a_team]} "
+        f"game {done}/{total}: {outcome}, {scores[a_team]} to {scores[1 - a_team]} "
         f"(A at seats {'0,2' if a_team == 0 else '1,3'}){note}"
     )
 

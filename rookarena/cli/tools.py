@@ -18,6 +18,7 @@ from rookarena.cli.common import (
     reads_records,
     startup_option,
 )
+from rookarena.cli.group import MOST_GAMES
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
@@ -61,7 +62,7 @@ def _page_path(path: pathlib.Path, directories: tuple[str, ...]) -> pathlib.Path
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML file (default: DIR/report.html).")
 @click.option(
     "--embed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MOST_GAMES),
     default=400,
     show_default=True,
     help="Games embedded for the viewer; past it, the faulted, closest and most lopsided ones.",
@@ -193,7 +194,7 @@ def show_command(directory: str, game: str, seat: int | None) -> None:
     help="A results directory holding OLD's games (a league's or a match's --out); repeat for shards.",
 )
 @click.option("--game", "wanted", multiple=True, metavar="ID", help="Only this game (repeat for more).")
-@click.option("--limit", type=click.IntRange(min=1), help="At most this many games.")
+@click.option("--limit", type=click.IntRange(1, MOST_GAMES), help=f"At most this many games ({MOST_GAMES:,} or fewer).")
 @move_time_option(None, "Seconds per decision (default: the league's, else 1).")
 @bank_option(None, "Seconds of time bank per game (default: the league's, else 0).")
 @startup_option(None, "Seconds to start and say hello (default: the league's, else 10).", least=0.1)

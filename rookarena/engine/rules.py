@@ -18,6 +18,13 @@ from rookarena.engine.cards import COLORS, ROOK, Card, Color
 from rookarena.errors import RulesError
 
 SEATS = 4
+# The most of each number knob: what the protocol carries, and more than any variant plays. A bid travels as
+# `bid N` with at most five digits (PROTOCOL.md §6, parse_action); a hand's points are at most what a bid can
+# name; the hand limit keeps a game's record and its time bounded; and so every score fits a 32-bit integer.
+BID_MOST = 99_999
+POINTS_MOST = BID_MOST  # the points of a whole hand: counters and the Rook together
+HAND_LIMIT_MOST = 1_000
+TARGET_MOST = HAND_LIMIT_MOST * POINTS_MOST  # the most a team can score in a game
 
 
 class _Choice(enum.Enum):
@@ -91,12 +98,14 @@ class Knob:
 KNOBS: dict[str, Knob] = {
     "ranks": Knob("card numbers in each colour, weakest first", "distinct numbers 1 to 14"),
     "rook_rank": Knob("where the Rook ranks in the trump suit", "high | ten-half"),
-    "counters": Knob("points of each card number that counts", "a mapping of number to points"),
-    "rook_points": Knob("points of the Rook", "a whole number >= 0"),
+    "counters": Knob(
+        "points of each card number that counts", f"a mapping of number to points, {POINTS_MOST} in a hand at most"
+    ),
+    "rook_points": Knob("points of the Rook", f"a whole number 0 to {POINTS_MOST}"),
     "nest_size": Knob("cards in the nest", "a whole number >= 1"),
-    "bid_min": Knob("lowest bid", "a whole number >= 1"),
-    "bid_max": Knob("highest bid; bidding it ends the auction", "a whole number >= bid_min"),
-    "bid_step": Knob("bids are bid_min plus a multiple of this", "a whole number >= 1"),
+    "bid_min": Knob("lowest bid", f"a whole number 1 to {BID_MOST}"),
+    "bid_max": Knob("highest bid; bidding it ends the auction", f"a whole number bid_min to {BID_MOST}"),
+    "bid_step": Knob("bids are bid_min plus a multiple of this", f"a whole number 1 to {BID_MOST}"),
     "opener_may_pass": Knob("whether the first bidder may pass", "true | false"),
     "all_pass": Knob("what happens when nobody bids", "redeal-next-dealer | redeal-same-dealer | dealer-must-bid"),
     "nest_seen_by": Knob("who sees the nest when the bidder takes it", "bidder | all"),
@@ -107,13 +116,22 @@ KNOBS: dict[str, Knob] = {
     "must_trump": Knob("whether a player void in the led colour must play trump if able", "true | false"),
     "nest_to": Knob("who scores the counters in the nest (the discards)", "last-trick | bidder-team"),
     "bid_made": Knob("how many counters make the bid", "at-least | more-than"),
-    "target": Knob("the game score to play to", "a whole number >= 1"),
+    "target": Knob("the game score to play to", f"a whole number 1 to {TARGET_MOST}"),
     "target_rule": Knob("whether the target must be reached or passed", "reach | exceed"),
     "both_cross": Knob("who wins when both teams pass the target on one hand", "higher-total | bidder-wins"),
     "hand_limit": Knob(
         "a safety stop: after this many hands (redeals included) the higher total wins, equal totals draw",
-        "a whole number >= 1",
+        f"a whole number 1 to {HAND_LIMIT_MOST}",
     ),
+}
+# The most of each number knob that has one (nest_size is bounded by the deck, bid_max by bid_min too).
+MOST = {
+    "rook_points": POINTS_MOST,
+    "bid_min": BID_MOST,
+    "bid_max": BID_MOST,
+    "bid_step": BID_MOST,
+    "target": TARGET_MOST,
+    "hand_limit": HAND_LIMIT_MOST,
 }
 
 
@@ -226,12 +244,15 @@ class Rules:
                 raise RulesError(
                     f"counters: {rank!r}: {points!r}: expected a number in ranks {list(ranks)} worth >= 0 points"
                 )
-        for name in ("rook_points",):
-            if not _is_int(getattr(self, name)) or getattr(self, name) < 0:
-                _bad(name, getattr(self, name))
-        for name in ("nest_size", "bid_min", "bid_max", "bid_step", "target", "hand_limit"):
-            if not _is_int(getattr(self, name)) or getattr(self, name) < 1:
-                _bad(name, getattr(self, name))
+        for name in ("rook_points", "nest_size", "bid_min", "bid_max", "bid_step", "target", "hand_limit"):
+            value = getattr(self, name)
+            if not _is_int(value) or not (0 if name == "rook_points" else 1) <= value <= MOST.get(name, value):
+                _bad(name, value)
+        if self.total_counters > POINTS_MOST:
+            raise RulesError(
+                f"counters: {dict(self.counters)!r} and rook_points {self.rook_points!r} make {self.total_counters} "
+                f"points in a hand: expected at most {POINTS_MOST} (the highest bid the protocol carries)"
+            )
         dealt = len(ranks) * len(COLORS) + 1 - self.nest_size
         if dealt <= 0 or dealt % SEATS:
             raise RulesError(

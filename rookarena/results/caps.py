@@ -19,6 +19,7 @@ from rookarena.results.stats import expected_score
 REFERENCE_PAIR_VARIANCE = 0.0203
 INDEPENDENT_VARIANCE = {Model.TRINOMIAL: 0.25, Model.PENTANOMIAL: 0.125}
 REFERENCE_POINTS_SD = 120.0
+MOST_UNITS = 1 << 40  # past any --games: min_decision stops looking there
 
 
 def _extreme_llrs(values: Sequence[float], n: int, elo0: float, elo1: float) -> tuple[float, float]:
@@ -69,6 +70,8 @@ def min_decision(test: SequentialTest) -> int:
     n = 1
     while not _can_decide(test, n):
         n *= 2
+        if n > MOST_UNITS:
+            return n  # more than any cap allows: the caller refuses the test, the search need go no further
     lo, hi = n // 2, n  # lo cannot decide (or is 0), hi can
     while hi - lo > 1:
         mid = (lo + hi) // 2
@@ -93,6 +96,8 @@ def expected_units(test: SequentialTest, variance: float) -> float:
     else:
         gap = expected_score(test.h1) - expected_score(test.h0)
     drift = gap * gap / (2 * variance)
+    if drift == 0:  # hypotheses no float tells apart: no number of units decides
+        return math.inf
     under_h0 = ((1 - test.alpha) * lower + test.alpha * upper) / -drift
     under_h1 = (test.beta * lower + (1 - test.beta) * upper) / drift
     return max(under_h0, under_h1)

@@ -49,6 +49,11 @@ REGULARISATION = 1e-3  # the count given to an outcome never seen (fishtest's ep
 POINTS_MIN_PAIRS = 100  # the points test decides nothing before this many deal pairs (see above)
 ELO_LIMIT = 1000.0  # Elo hypotheses beyond ±1000 (a score past 99.7 %) are refused
 POINTS_LIMIT = 10_000.0  # points hypotheses beyond ±10,000 a deal pair (no pair of games can differ so much)
+# The least distance between the hypotheses. Closer Elo hypotheses need billions of games to tell apart and
+# their scores differ by less than floating point resolves near ±ELO_LIMIT; closer points hypotheses ask
+# about a tenth of a point, finer than any score of the game moves.
+ELO_MIN_WIDTH = 0.1
+POINTS_MIN_WIDTH = 0.1
 BARTLETT_CLAMP = 15.0  # the points test's Bartlett factor a (see points_gsprt_llr) taken at most
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)  # a game: loss, draw, win
 PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a deal pair's points per game: 0, ½, 1, 1½, 2 over two
@@ -82,7 +87,8 @@ def check_error_rates(alpha: float, beta: float) -> None:
 
 
 def check_hypotheses(h0: float, h1: float, model: Model) -> None:
-    """Raise ValueError unless both bounds are finite, h0 < h1 and (for Elo) within ±ELO_LIMIT."""
+    """Raise ValueError unless both bounds are finite, h0 < h1, at least the least width apart and within the
+    limit of the model (±ELO_LIMIT, ±POINTS_LIMIT)."""
     unit = "points" if model is Model.POINTS else "elo"
     if not (math.isfinite(h0) and math.isfinite(h1)):
         raise ValueError(f"expected finite {unit} bounds, got {h0!r} and {h1!r}")
@@ -91,6 +97,11 @@ def check_hypotheses(h0: float, h1: float, model: Model) -> None:
     limit = POINTS_LIMIT if model is Model.POINTS else ELO_LIMIT
     if max(abs(h0), abs(h1)) > limit:
         raise ValueError(f"expected {unit} bounds within ±{limit:g}, got {h0!r} and {h1!r}")
+    width = POINTS_MIN_WIDTH if model is Model.POINTS else ELO_MIN_WIDTH
+    if not h1 - h0 >= width * (1 - 1e-9):  # 0.2 and 0.3 are 0.1 apart, though not as floats
+        raise ValueError(
+            f"expected {unit}1 - {unit}0 >= {width:g} (no test tells closer bounds apart), got {h0!r} and {h1!r}"
+        )
 
 
 # --- the generalised SPRT over outcome counts -------------------------------------------------------------
@@ -118,9 +129,11 @@ def _constrained_mle(values: Sequence[float], probs: Sequence[float], s: float) 
             lo = x
         else:
             hi = x
-        step = x - f / fp
+        step = x - f / fp if fp < 0 else math.nan  # fp underflows to 0 for vanishing weights: bisect instead
         new = step if lo < step < hi else (lo + hi) / 2
-        if abs(new - x) <= 1e-16 * max(1.0, abs(x)):
+        # A root beside a pole (a weight next to nothing) is found to float resolution: a step onto the pole, or
+        # past it by rounding, would divide by zero.
+        if abs(new - x) <= 1e-16 * max(1.0, abs(x)) or min(1 + new * a for a in shifted) <= 0:
             break
         x = new
     return [p / (1 + x * a) for p, a in zip(probs, shifted, strict=True)]

@@ -20,6 +20,11 @@ WRONG = {
     'python3 "unclosed': "No closing quotation",
     "no-such-program-here --x": "no program 'no-such-program-here' found",
     "./not/a/file.py": "no program './not/a/file.py' found",
+    # No program can be given a NUL: the OS refuses the whole command, wherever the NUL is.
+    "\0": "a command cannot hold a NUL character (\\0)",
+    f"{GOOD}\0": "a command cannot hold a NUL character (\\0)",
+    f"{sys.executable} -c 'pa\0ss'": "a command cannot hold a NUL character (\\0)",
+    f"{sys.executable}\0 -c pass": "a command cannot hold a NUL character (\\0)",
 }
 
 

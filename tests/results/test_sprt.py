@@ -188,11 +188,11 @@ def test_the_points_llr_does_not_depend_on_the_unit_or_the_origin(
 @given(
     st.lists(st.integers(-4000, 4000).map(lambda k: 5.0 * k), min_size=1, max_size=120),
     st.floats(-10_000, 10_000),
-    st.floats(1e-6, 20_000),
+    st.floats(sprt.POINTS_MIN_WIDTH, 20_000),
 )
 def test_the_points_llr_is_finite_for_any_differences_and_bounds(diffs: list[float], d0: float, width: float) -> None:
     d1 = d0 + width
-    assume(d0 < d1 <= sprt.POINTS_LIMIT)
+    assume(d1 - d0 >= sprt.POINTS_MIN_WIDTH and d1 <= sprt.POINTS_LIMIT)
     tally = SequentialTest(Model.POINTS, d0, d1).start()
     for d in diffs:
         tally = tally.add_pair(1.0, d)
