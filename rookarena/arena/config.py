@@ -95,6 +95,7 @@ class _Node:
 
 
 MOST_GAMES = 10_000_000  # the most games a league plans: every game is planned at the start (~220 bytes each)
+SCRIPTS = (".py", ".js", ".rb", ".pl", ".jar", ".sh")  # a word after an interpreter with these is its script
 MOST_JOBS = 4096  # the most games at once (each a worker's share of the machine: far more than any has)
 
 
@@ -466,9 +467,7 @@ class _Reader:
             raise self.fail(node, key, f"no program {program!r} on PATH")
         if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
             script = words[1]
-            if pathlib.Path(script).suffix in (".py", ".js", ".rb", ".pl", ".jar", ".sh") and not _exists(
-                where / script
-            ):
+            if pathlib.Path(script).suffix in SCRIPTS and not _exists(where / script):
                 raise self.fail(node, key, f"no file {script!r} for {program} (relative to {str(where)!r})")
         return BotSpec(name=name, command=words, cwd=cwd, env=env)
 

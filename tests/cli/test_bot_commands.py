@@ -20,6 +20,11 @@ WRONG = {
     'python3 "unclosed': "No closing quotation",
     "no-such-program-here --x": "no program 'no-such-program-here' found",
     "./not/a/file.py": "no program './not/a/file.py' found",
+    # As a league's configuration is checked (the test runs where the results directory ./out is):
+    "./out": "'./out' is a directory, not a program",
+    "./out/games.jsonl --level 2": "'./out/games.jsonl' is not executable: make it so "
+    "(chmod +x 'out/games.jsonl') or name its interpreter first",
+    "python3 no-such-script.py": "no file 'no-such-script.py' for python3",
     # No program can be given a NUL: the OS refuses the whole command, wherever the NUL is.
     "\0": "a command cannot hold a NUL character (\\0)",
     f"{GOOD}\0": "a command cannot hold a NUL character (\\0)",
