@@ -11,11 +11,13 @@ import math
 import os
 import pathlib
 import secrets
-import shutil
 from typing import Any
 
 import yaml
 
+from rookarena.arena.programs import INTERPRETERS as INTERPRETERS  # noqa: PLC0414 (its callers' names)
+from rookarena.arena.programs import command_problem as command_problem  # noqa: PLC0414
+from rookarena.arena.programs import is_dir as _is_dir
 from rookarena.arena.specs import (
     MOST_SECONDS,
     BotSpec,
@@ -83,7 +85,6 @@ LIMIT_MOST = {
     "processes": 4_194_304,  # Linux's most process ids
     "files": 1 << 20,  # Linux's default most open files a process may have
 }
-INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh")
 
 
 class _Node:
@@ -95,7 +96,6 @@ class _Node:
 
 
 MOST_GAMES = 10_000_000  # the most games a league plans: every game is planned at the start (~220 bytes each)
-SCRIPTS = (".py", ".js", ".rb", ".pl", ".jar", ".sh")  # a word after an interpreter with these is its script
 MOST_JOBS = 4096  # the most games at once (each a worker's share of the machine: far more than any has)
 
 
@@ -454,43 +454,7 @@ class _Reader:
             words = command_of(value)
         except ValueError as exc:
             raise self.fail(node, key, f"cannot split {value!r}: {exc}") from None
-        where = pathlib.Path(cwd) if cwd else pathlib.Path.cwd()
-        program = words[0]
-        if "/" in program:
-            path = where / program
-            if not _exists(path):
-                raise self.fail(node, key, f"no program {program!r} (relative to {str(where)!r})")
-            problem = program_problem(path)
-            if problem is not None:
-                raise self.fail(node, key, f"{program!r} {problem}")
-        elif shutil.which(program) is None:
-            raise self.fail(node, key, f"no program {program!r} on PATH")
-        if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
-            script = words[1]
-            if pathlib.Path(script).suffix in SCRIPTS and not _exists(where / script):
-                raise self.fail(node, key, f"no file {script!r} for {program} (relative to {str(where)!r})")
+        problem = command_problem(words, pathlib.Path(cwd) if cwd else pathlib.Path.cwd())
+        if problem is not None:
+            raise self.fail(node, key, problem)
         return BotSpec(name=name, command=words, cwd=cwd, env=env)
-
-
-def program_problem(path: pathlib.Path) -> str | None:
-    """Why the file at ``path`` cannot be run as a program, or None when it can."""
-    if _is_dir(path):
-        return "is a directory, not a program"
-    if not os.access(path, os.X_OK):
-        return f"is not executable: make it so (chmod +x {str(path)!r}) or name its interpreter first"
-    return None
-
-
-def _exists(path: pathlib.Path) -> bool:
-    """Whether ``path`` exists; a name too long for the file system (or with a NUL) does not."""
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
-
-
-def _is_dir(path: pathlib.Path) -> bool:
-    try:
-        return path.is_dir()
-    except (OSError, ValueError):
-        return False

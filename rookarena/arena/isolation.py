@@ -25,12 +25,12 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
+from rookarena.arena.programs import INTERPRETERS
 from rookarena.arena.specs import BotSpec, LeagueConfig
 from rookarena.errors import RookError
 
 CHOICES = ("none", "bwrap")
 SYSTEM_ROOTS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
-INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh")
 PACKAGE_DIR = pathlib.Path(__file__).resolve().parent.parent  # the rookarena package
 FLAGS = (
     "--unshare-all",  # user (when possible), pid, net, ipc, uts, cgroup
@@ -166,11 +166,10 @@ def command(
             words += ["--symlink", os.readlink(root), root]
         elif os.path.isdir(root):
             words += ["--ro-bind", root, root]
-    own = own_directory(spec)
     bound, needed = _sight(spec)
     for path in bound:
         words += ["--ro-bind", str(path), str(path)]
-    program = program_path(spec)
+    own, program = own_directory(spec), program_path(spec)
     searched = {} if searched is None else searched
     if own is not None and own not in searched:
         searched[own] = runs_in_sight(own, spec.name)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rookarena.arena.programs import command_problem
 from rookarena.arena.specs import MOST_SECONDS
 from rookarena.cli.group import FiniteFloat as FiniteFloat  # noqa: PLC0414 (the commands' name for it)
 from rookarena.cli.group import main as main  # noqa: PLC0414
@@ -170,27 +171,10 @@ def _spec(command: str, name: str | None, fallback: str, what: str) -> BotSpec:
         raise click.BadParameter(f"{command!r}: a command cannot hold a NUL character (\\0)", param_hint=what)
     if shutil.which(words[0]) is None and not pathlib.Path(words[0]).exists():
         raise click.BadParameter(f"{command!r}: no program {words[0]!r} found", param_hint=what)
-    problem = _program_problem(words)
+    problem = command_problem(words, None)
     if problem is not None:  # as a league's configuration says it, before anything starts
         raise click.BadParameter(f"{command!r}: {problem}", param_hint=what)
     return BotSpec(name=name or _bot_name(words) or fallback, command=words)
-
-
-def _program_problem(words: Sequence[str]) -> str | None:
-    """Why a command's program, named by a path, cannot run (a directory, a file without the execute bit), or
-    why its interpreter would find no script, as a league's configuration is checked; None otherwise."""
-    from rookarena.arena.config import INTERPRETERS, SCRIPTS, program_problem  # noqa: PLC0415 (loads yaml)
-
-    program = words[0]
-    if "/" in program:
-        problem = program_problem(pathlib.Path(program))
-        if problem is not None:
-            return f"{program!r} {problem}"
-    if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
-        script = pathlib.Path(words[1])
-        if script.suffix in SCRIPTS and not script.exists():
-            return f"no file {words[1]!r} for {program}"
-    return None
 
 
 def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> list[BotSpec | None]:

@@ -1,4 +1,5 @@
-"""Files written whole or not at all, and where a page may not be written: the results' own files."""
+"""Files written whole or not at all, and where a page may not be written: the results' own files; and the
+games of several results directories read by id, each game once."""
 
 from __future__ import annotations
 
