@@ -115,14 +115,17 @@ def _constrained_mle(values: Sequence[float], probs: Sequence[float], s: float) 
     inside that bracket by bisection. Needs every pᵢ > 0 and min(a) < s < max(a).
     """
     shifted = [a - s for a in values]
-    lo, hi = -1 / max(shifted), -1 / min(shifted)  # the poles: every q stays positive strictly inside
+    low, high = min(shifted), max(shifted)
+    lo, hi = -1 / high, -1 / low  # the poles: every q stays positive strictly inside
+    pairs = list(zip(probs, shifted, strict=True))
     x = 0.0
     for _ in range(200):
         f = fp = 0.0
-        for p, a in zip(probs, shifted, strict=True):
+        for p, a in pairs:
             t = a / (1 + x * a)
-            f += p * t
-            fp -= p * t * t
+            pt = p * t
+            f += pt
+            fp -= pt * t
         if abs(f) < 1e-16:
             break
         if f > 0:
@@ -132,8 +135,9 @@ def _constrained_mle(values: Sequence[float], probs: Sequence[float], s: float) 
         step = x - f / fp if fp < 0 else math.nan  # fp underflows to 0 for vanishing weights: bisect instead
         new = step if lo < step < hi else (lo + hi) / 2
         # A root beside a pole (a weight next to nothing) is found to float resolution: a step onto the pole, or
-        # past it by rounding, would divide by zero.
-        if abs(new - x) <= 1e-16 * max(1.0, abs(x)) or min(1 + new * a for a in shifted) <= 0:
+        # past it by rounding, would divide by zero. 1 + new·a is linear in a: its least is at the least or the
+        # largest a.
+        if abs(new - x) <= 1e-16 * max(1.0, abs(x)) or min(1 + new * low, 1 + new * high) <= 0:
             break
         x = new
     return [p / (1 + x * a) for p, a in zip(probs, shifted, strict=True)]
