@@ -27,7 +27,7 @@ from rookarena.arena.specs import Limits
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
 from rookarena.wire.advice import Cause, diagnose, ignored_cause
-from rookarena.wire.names import name_from_hello
+from rookarena.wire.names import name_from_hello, printable
 from rookarena.wire.position import asked, fault_part
 
 CHECK_PRESETS = ("tournament", "open-nest", "kentucky")
@@ -265,7 +265,8 @@ def _faults(
             if not tail and fault["kind"] == "crash":
                 tail = _stderr_tail(procs)
             if tail:
-                detail += f"; its stderr says: {tail!r}"
+                # The recorded lines are escaped already (wire.names.printable): quoted as they are, not again.
+                detail += f'; its stderr says: "{printable(tail)}"'
             out.append(Check(f"{preset_name}: game", False, detail, cause.advice))
             break
     if len(out) > 1:

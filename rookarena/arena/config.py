@@ -35,7 +35,7 @@ from rookarena.engine.presets import resolve
 from rookarena.engine.rules import Rules
 from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
-from rookarena.wire.names import name_problem
+from rookarena.wire.names import name_key, name_problem
 
 
 class ConfigError(RookError):
@@ -230,7 +230,7 @@ class _Reader:
         value = self.string(node, key)
         problem = name_problem(value)
         if problem is not None:
-            raise self.fail(node, key, f"{value!r} cannot be a name: {problem}")
+            raise self.fail(node, key, f"{shown(node)} cannot be a name: {problem}")
         return value
 
     # -- the whole file -------------------------------------------------------------------------
@@ -396,9 +396,12 @@ class _Reader:
                 if required not in keys:
                     raise self.fail(item, f"{where}.{required}", f"missing: expected {what}")
             name = self.name(keys["name"][1], f"{where}.name")
-            if name in seen:
-                raise self.fail(keys["name"][1], f"{where}.name", f"{name!r} is already the name of bots[{seen[name]}]")
-            seen[name] = index
+            if name_key(name) in seen:
+                other = seen[name_key(name)]
+                alike = "" if entries[other].name == name else f" ({entries[other].name!r}, but for case)"
+                taken = f"{name!r} is already the name of bots[{other}]{alike}"
+                raise self.fail(keys["name"][1], f"{where}.name", taken)
+            seen[name_key(name)] = index
             cwd = self.string(keys["cwd"][1], f"{where}.cwd") if "cwd" in keys else None
             if cwd is not None:
                 # Relative to the directory rookarena runs in, else to the configuration file's.

@@ -22,7 +22,7 @@ from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
 from rookarena.results import summary
 from rookarena.results.store import GameResult, Record
-from rookarena.wire.names import name_from_hello, name_problem
+from rookarena.wire.names import MAX_NAME, name_from_hello, name_key, name_problem
 
 if TYPE_CHECKING:
     from rookarena.arena.match import Match
@@ -137,8 +137,9 @@ def _table_or_json(ctx: click.Context, param: click.Parameter, value: str) -> st
 def _name_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A bot's name given on the command line: it becomes part of game ids and file names."""
     problem = None if value is None else name_problem(value)
-    if problem is not None:
-        raise click.BadParameter(f"{value!r} cannot be a name: {problem}")
+    if value is not None and problem is not None:
+        given = repr(value) if len(value) <= MAX_NAME + 20 else f"{value[:MAX_NAME]!r}... ({len(value)} characters)"
+        raise click.BadParameter(f"{given} cannot be a name: {problem}")
     return value
 
 
@@ -208,9 +209,9 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
                 tail = f"; its stderr ended with: {found.stderr_tail!r}" if found.stderr_tail else ""
                 raise click.ClickException(f"{' '.join(spec.command)!r} never completed its handshake: {cause}{tail}")
             spec = dataclasses.replace(spec, name=name_from_hello(found.hello.name))
-        taken = [other.name for other in named if other is not None and other.command != spec.command] if spec else []
-        if spec is not None and spec.name in taken:
-            spec = dataclasses.replace(spec, name=f"{spec.name}-{taken.count(spec.name) + 1}")
+        taken = [name_key(o.name) for o in named if o is not None and o.command != spec.command] if spec else []
+        if spec is not None and name_key(spec.name) in taken:
+            spec = dataclasses.replace(spec, name=f"{spec.name}-{taken.count(name_key(spec.name)) + 1}")
         named.append(spec)
     return named
 

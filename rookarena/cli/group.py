@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from rookarena.errors import RookError
+from rookarena.wire.names import printable
 
 # The most games a command plays or reads, and the most games at once: a league's own most (MOST_GAMES and
 # MOST_JOBS of rookarena.arena.config, which a test keeps equal; importing it here would load yaml for --help).
@@ -61,6 +62,14 @@ class _Commands(click.Group):
             sys.exit(1)
 
     def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return self._invoke(ctx)
+        except click.ClickException as exc:
+            # A message may quote what a file, a record, a path or a bot wrote: none of it drives the terminal.
+            exc.message = "\n".join(printable(line) for line in exc.message.split("\n"))  # type: ignore[misc]
+            raise
+
+    def _invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:  # Ctrl-C before a command set up its own stop (click would say "Aborted!", 1)

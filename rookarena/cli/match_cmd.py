@@ -37,6 +37,7 @@ from rookarena.results import sprt as sequential
 from rookarena.results import standings, store, tables
 from rookarena.results.summary import standings_text
 from rookarena.wire import records
+from rookarena.wire.names import name_key, printable
 
 if TYPE_CHECKING:
     from rookarena.arena.match import Match, MatchConfig
@@ -280,7 +281,7 @@ def _closing(watch: _Watch, other: str, out_dir: pathlib.Path | None, wide: bool
     click.echo(standings_text(watch.played, "simple", crosstable=False, wide=wide, width=_columns()))
     status = _verdict(watch, other, *verdict)
     if out_dir is not None:
-        click.echo(f"records: {out_dir / 'games.jsonl'}")
+        click.echo(f"records: {printable(str(out_dir / 'games.jsonl'))}")
     return status
 
 
@@ -325,7 +326,7 @@ def _teams(team_a: Program, team_b: Program, startup: float) -> tuple[tuple[BotS
         startup,
     )
     assert a is not None and b is not None
-    if a.name == b.name:
+    if name_key(a.name) == name_key(b.name):
         a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
     return (a, a2 if a2 is not None and a2.command != a.command else a), (
         b,

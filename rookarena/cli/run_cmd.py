@@ -27,6 +27,7 @@ from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
+from rookarena.wire.names import printable
 
 if TYPE_CHECKING:
     from rookarena.arena.league import PlannedGame as Game
@@ -118,7 +119,7 @@ def run(
     except RookError as exc:
         lock.release()
         raise click.ClickException(str(exc)) from None
-    click.echo(f"results go to {out_dir}", err=True)
+    click.echo(f"results go to {printable(str(out_dir))}", err=True)
     if commitment is not None:
         click.echo(f"holdout: the deals' seed is committed as sha256 {commitment} (revealed at the end)", err=True)
     _seed_lines(config, holdout)
@@ -234,12 +235,15 @@ def _play(
     except* RookError as group:
         progress.finish()
         click.echo(f"stopped: {first_error(group)}", err=True)
-        click.echo(f"{progress.done} of {progress.total} games are in {where}; {resume_hint}", err=True)
+        click.echo(
+            f"{progress.done} of {progress.total} games are in {printable(str(where))}; {printable(resume_hint)}",
+            err=True,
+        )
         raise SystemExit(1) from None
     except* StopRequestedError:
         ignore_stop_signals()
         progress.finish()
-        click.echo(f"stopped: {progress.done} of {progress.total} games are in {where}", err=True)
+        click.echo(f"stopped: {progress.done} of {progress.total} games are in {printable(str(where))}", err=True)
         click.echo(resume_hint, err=True)
         raise SystemExit(130) from None
     finally:

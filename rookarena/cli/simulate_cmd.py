@@ -15,6 +15,7 @@ from rookarena.cli.common import load_rules, main
 from rookarena.cli.group import MOST_GAMES
 from rookarena.players.simulate import random_game, summarize
 from rookarena.wire import records
+from rookarena.wire.names import printable
 from rookarena.wire.records import derive_seed
 
 
@@ -65,12 +66,12 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
         if stream is not None:
             stream.close()
     seconds = time.perf_counter() - started
-    click.echo(f"rules: {name} ({rules_value.digest})")
+    click.echo(f"rules: {printable(name)} ({rules_value.digest})")
     if drawn:
         click.echo(f"seed: {seed} (drawn; replay the same games with --seed {seed})")
     click.echo(report.simulation_summary(summary, seconds), nl=False)
     if out:
-        click.echo(f"records: {out}")
+        click.echo(f"records: {printable(str(out))}")
     if stop:
         click.echo(f"stopped after {summary.games} of {games} games: the figures above are theirs", err=True)
         raise SystemExit(130)

@@ -22,6 +22,7 @@ from rookarena.cli.group import MOST_GAMES
 from rookarena.errors import RookError
 from rookarena.results import directory as results
 from rookarena.wire import records
+from rookarena.wire.names import printable, safe_file_name
 
 if TYPE_CHECKING:
     from rookarena.arena.specs import TimeControl
@@ -120,7 +121,9 @@ def report_command(
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     note = data["embed"]
-    click.echo(f"report: {path} ({size / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)")
+    click.echo(
+        f"report: {printable(str(path))} ({size / 1024:,.0f} KiB; {note['total']} games, {note['embedded']} embedded)"
+    )
 
 
 def _find_game(directory: str, game: str) -> dict[str, Any]:
@@ -158,7 +161,9 @@ def replay_command(directory: str, game: str, output: str | None) -> None:
     from rookarena import __version__  # noqa: PLC0415
     from rookarena.web import model, page, sources  # noqa: PLC0415
 
-    path = _page_path(pathlib.Path(output) if output else pathlib.Path(directory) / f"{game}.html", (directory,))
+    # A game id from the records (someone else's, perhaps) is made a safe file name: no path reaches outside DIR.
+    default = pathlib.Path(directory) / safe_file_name(game, ".html")
+    path = _page_path(pathlib.Path(output) if output else default, (directory,))
     record = _find_game(directory, game)
     games = [(game, record)]
     partner = sources.find_partner(pathlib.Path(directory) / results.GAMES_FILE, record, game)
@@ -166,7 +171,7 @@ def replay_command(directory: str, game: str, output: str | None) -> None:
         games.append(partner)
     data = model.replay_page(games, version=__version__)
     _write_page(path, page.render(data, f"rookarena: {game}"))
-    click.echo(f"replay: {path}")
+    click.echo(f"replay: {printable(str(path))}")
 
 
 @main.command("show")
@@ -257,7 +262,7 @@ def diff_command(
         involved = {answer.decision.game_id for answer in (*summary.differences, *summary.faults)}
         data = diff_page.page_data(summary, games.records(involved), version=__version__)
         _write_page(pathlib.Path(output), page.render(data, f"rookarena diff: {result.new} against {old}"))
-        click.echo(f"page: {output}")
+        click.echo(f"page: {printable(str(output))}")
 
 
 def _diff_games(directories: tuple[str, ...], old: str, wanted: tuple[str, ...], limit: int | None) -> Stored:

@@ -49,7 +49,7 @@ EXITED_EARLY = (
     "the bot exited with status 0 while the match went on: one process plays every game of a match, so keep "
     "reading after game_over and exit only on 'bye' or end of input"
 )
-CRASHED = "the bot exited on an error: fix the error its stderr shows (quoted above)"
+CRASHED = "the bot exited on an error: fix the error its stderr shows (quoted with the failure)"
 CLOSED_OUTPUT = (
     "the bot closed its stdout and went on running: keep stdout open until 'bye' or end of input (a child "
     "process, or a library that closes file descriptors, may have closed it)"

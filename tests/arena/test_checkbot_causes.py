@@ -26,7 +26,11 @@ CAUSES = [
     ("hellodebug", "write logs and debugging output to stderr", "§2", "the bot sent: 'debug: loading the model'"),
     ("buffered", "your bot did not flush stdout after its replies", "§2", "no reply within 0.5 s; the reply came only"),
 ]
-PYTHON_ONLY = [("crash2", "fix the error its stderr shows", "§9", "IndexError: list index out of range")]
+PYTHON_ONLY = [
+    ("crash2", "fix the error its stderr shows", "§9", 'IndexError: list index out of range"'),
+    # The stderr is quoted as the bot wrote it (once escaped, for the terminal), not escaped a second time.
+    ("crashquote", "fix the error its stderr shows", "§9", "ValueError: bad card 'R5' in C:\\bots\\hand.txt\""),
+]
 C_ONLY = [
     ("crash2", "killed by a signal", "§9", "killed by SIGSEGV"),
     ("nulbyte", "not the zero that ends it in C", "§2", "the bot sent: '\\x00{"),

@@ -183,6 +183,27 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
         ("'alpha' is already the name of bots[0]",),
     ),
     (
+        "name-taken-but-for-case",
+        second_bot("name: ALPHA", f"command: {PY}"),
+        6,
+        "bots[1].name",
+        ("'ALPHA' is already the name of bots[0] ('alpha', but for case)",),
+    ),
+    (
+        "name-with-the-game-id-separator",
+        second_bot("name: alpha-vs-beta", f"command: {PY}"),
+        6,
+        "bots[1].name",
+        ("'alpha-vs-beta' cannot be a name", "expected no 'vs' between dashes"),
+    ),
+    (
+        "name-a-look-alike-letter",
+        second_bot('name: "\\u212Bngstrom"', f"command: {PY}"),
+        6,
+        "bots[1].name",
+        ("cannot be a name", "'Ångstrom' as Unicode's NFKC writes it", "\\u212bngstrom"),
+    ),
+    (
         "command-a-number",
         second_bot("name: beta", "command: 42"),
         7,

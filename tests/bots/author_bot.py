@@ -1,4 +1,5 @@
 """The mistakes of author_bot.c, made in Python (see there for the modes); ``crash2`` raises (a traceback),
+``crashquote`` raises an error whose words hold quotes and backslashes,
 ``defendcrash`` raises whenever an opponent wins the auction, and ``markup`` wraps each card it plays in
 markup (an illegal reply whose line a page must show escaped).
 
@@ -38,6 +39,8 @@ for line in sys.stdin:
         if MODE == "crash2" and games == 2 and requests == 3:
             hand = message["view"]["hand"]
             print(hand[99])
+        if MODE == "crashquote" and games == 2 and requests == 3:
+            raise ValueError("bad card 'R5' in C:\\bots\\hand.txt")
         if MODE == "debug" and action.startswith("play"):
             print(f"debug: I play {action[5:]}", flush=True)
         reply = {"id": counted if MODE == "ownid" else message["id"], "action": action}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pathlib
@@ -14,7 +15,10 @@ from conftest import ROOT, TEST_BOTS
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rookarena.wire.names import MAX_FILE_NAME, name_from_hello, name_problem, printable, safe_file_name
+from rookarena.arena.league import PlannedGame
+from rookarena.arena.match import Scheduled
+from rookarena.arena.specs import BotSpec, Entry
+from rookarena.wire.names import MAX_FILE_NAME, name_from_hello, name_key, name_problem, printable, safe_file_name
 
 SCRIPTED = TEST_BOTS / "scripted_bot.py"
 HOSTILE = [
@@ -129,3 +133,59 @@ def test_check_bot_shows_a_hostile_hello_name_only_made_valid(hostile: str, tmp_
     for path in tmp_path.rglob("*"):
         assert path.is_dir() or path.parent == logs, path
         assert all(ch.isprintable() for ch in path.name), path
+
+
+def game_id(a: str, b: str, index: int) -> str:
+    entries = tuple(Entry(n, BotSpec(n, ("bot",)), BotSpec(n, ("bot",))) for n in (a, b))
+    return PlannedGame(0, (entries[0], entries[1]), Scheduled(index, 0, False, 0, 0)).game_id
+
+
+def test_no_two_games_of_a_league_share_an_id() -> None:
+    """Every valid name made of up to four pieces that could blur an id (a dash, 'vs', a game's number), in
+    every pairing, with game numbers of four and five digits: no two games share an id. Bots named x,
+    y-vs-z, x-vs-y and z once gave the pairings x, y-vs-z and x-vs-y, z the same ids, and a resume skipped
+    one's games."""
+    pieces = ["a", "-", "vs", "0001"]
+    names = sorted(
+        {
+            "".join(p)
+            for k in range(1, 5)
+            for p in itertools.product(pieces, repeat=k)
+            if name_problem("".join(p)) is None
+        }
+    )
+    assert {"a-a", "vs0001", "a-vsa", "0001-a"} <= set(names)  # the enumeration reaches the tricky ones
+    ids = [game_id(a, b, index) for a in names for b in names if a != b for index in (0, 10_000)]
+    assert len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [
+        ("x-vs-y", "expected no 'vs' between dashes"),
+        ("vs-y", "expected no 'vs' between dashes"),
+        ("x-vs", "expected no 'vs' between dashes"),
+        ("vs", "expected no 'vs' between dashes"),
+        ("\u212bngstrom", "as Unicode's NFKC writes it"),
+        ("\ufb01sh", "as Unicode's NFKC writes it"),
+        ("\u3164\u3164", "show as nothing"),
+        ("a\u3164b", "show as nothing"),
+        ("vsx", None),
+        ("x-vsx", None),
+        ("avs-b", None),
+        ("x-v-s", None),
+        ("\u00c5ngstrom", None),
+        ("\u6f22\u5b57", None),
+    ],
+)
+def test_names_that_would_look_alike_or_blur_a_game_id_are_refused(name: str, refused: str | None) -> None:
+    problem = name_problem(name)
+    assert (problem is None) if refused is None else (problem is not None and refused in problem), problem
+
+
+@given(ANY_TEXT.filter(bool), ANY_TEXT.filter(bool))
+def test_hello_names_that_differ_get_names_that_differ_in_more_than_case(one: str, other: str) -> None:
+    """A bot's hello name is made a valid name; two hellos that differ get names that differ in more than
+    case, unless both were valid names already (a match then tells them apart itself)."""
+    if one != other and not (name_problem(one) is None and name_problem(other) is None):
+        assert name_key(name_from_hello(one)) != name_key(name_from_hello(other))
