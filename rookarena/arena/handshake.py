@@ -154,9 +154,15 @@ async def _handshake(process: trio.Process, startup: float, started: float) -> P
     if event is None:
         await _close_input(process)
         late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored)
-        if late is not None:
+        if late is not None and not isinstance(late, str):  # a hello (or a fault) that only the end of input let out
             return Probe(None, diagnose("timeout", "no hello", flushed_late=True), seconds, tuple(ignored))
-        return Probe(None, diagnose("timeout", f"no hello within {startup:g} s"), seconds, tuple(ignored))
+        detail = f"no hello within {startup:g} s"
+        waiting = conversation.buffer.waiting()
+        if waiting:
+            detail += f"; {len(waiting)} bytes of a line were waiting without their newline"
+        elif late is not None:  # its output ended when its input did, and nothing came before
+            detail += ", and it ended its output when its input was closed without having written a line"
+        return Probe(None, diagnose("timeout", detail), seconds, tuple(ignored))
     if isinstance(event, ProtocolFault):  # quoted as a fault in a game is (``_faults``): the exact line
         cause = diagnose(event.kind.value, event.detail, event.line)
         if event.line:

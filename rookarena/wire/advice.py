@@ -49,6 +49,10 @@ EXITED_EARLY = (
     "the bot exited with status 0 while the match went on: one process plays every game of a match, so keep "
     "reading after game_over and exit only on 'bye' or end of input"
 )
+READ_ALL = (
+    "answer each message as it arrives (read one line, write the reply, flush): a bot that reads all of stdin "
+    "before writing waits for an end of input that comes only after 'bye'"
+)
 CRASHED = "the bot exited on an error: fix the error its stderr shows (quoted with the failure)"
 CLOSED_OUTPUT = (
     "the bot closed its stdout and went on running: keep stdout open until 'bye' or end of input (a child "
@@ -101,6 +105,7 @@ SECTIONS = {
     CHILDREN: "§10",
     SLOW: "§8",
     REPLIES_BUFFERED: "§2",
+    READ_ALL: "§2",
     EXITED_EARLY: "§10",
     CRASHED: "§9",
     NEWLINE: "§2",
@@ -195,6 +200,8 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
             return Cause(f"{detail}; meanwhile {reason}", STALE)
     if "without their newline" in detail:
         return Cause(detail, NEWLINE)
+    if "without having written a line" in detail:
+        return Cause(detail, READ_ALL)
     if "hello" in detail:
         return Cause(detail, f"no hello after the referee's: {FLUSH}")
     return Cause(detail, SLOW)

@@ -100,6 +100,16 @@ BROKEN = [
         '"protocol": "rook/1"',
     ),
     (f"{SCRIPTED} noflush x", "no hello until the referee closed the bot's input", "fflush(stdout)"),
+    (
+        f"{BAD} read-all",
+        "ended its output when its input was closed without having written a line",
+        "read one line, write the reply",
+    ),
+    (
+        f"{BAD} hello-no-newline",
+        "bytes of a line were waiting without their newline",
+        "end every message with a newline",
+    ),
     (f"{SCRIPTED} linger x", "still running", "exit when a 'bye' message arrives"),
     (f"{SCRIPTED} play " + shlex.quote("debug: {legal}"), "line is not JSON", "to stderr"),
     (f"{SCRIPTED} play " + shlex.quote('{\\n "id": {id}}'), "line is not JSON", "never pretty-print"),

@@ -31,6 +31,13 @@ def main() -> None:
     if MODE == "stderr-flood":
         sys.stderr.write("x" * 5_000_000)
         sys.stderr.flush()
+    if MODE == "read-all":  # reads every line, writes none, and ends at the end of its input
+        sys.stdin.read()
+        return
+    if MODE == "hello-no-newline":  # its hello lacks the newline; then it waits
+        sys.stdout.write(json.dumps({"type": "hello", "name": "bad", "version": "0", "protocol": "rook/1"}))
+        sys.stdout.flush()
+        time.sleep(30)
     requests = 0
     previous = 0  # the id of the last request
     for line in sys.stdin:
