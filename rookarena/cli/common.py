@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
+import os
 import pathlib
 import shutil
 import sys
@@ -20,7 +21,7 @@ from rookarena.cli.group import main as main  # noqa: PLC0414
 from rookarena.engine.presets import PRESETS, resolve
 from rookarena.engine.rules import Rules
 from rookarena.errors import RookError
-from rookarena.results import summary
+from rookarena.results import summary, tables
 from rookarena.results.store import GameResult, Record
 from rookarena.wire.names import MAX_NAME, name_from_hello, name_key, name_problem
 
@@ -148,16 +149,25 @@ def _columns() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
+def screen_width(fmt: str) -> int | None:
+    """The width to fit a table to: the terminal's, for the on-screen table (:data:`tables.SCREEN_FORMAT`)
+    when standard output is a terminal or ``COLUMNS`` is set; else None, every name whole (piped, saved,
+    or in any other format)."""
+    if fmt != tables.SCREEN_FORMAT or not (sys.stdout.isatty() or os.environ.get("COLUMNS")):
+        return None
+    return _columns()
+
+
 def render_standings(
     played: Sequence[Record | GameResult], fmt: str, wide: bool = False, anchors: dict[str, float] | None = None
 ) -> str:
-    """The standings (compact and fitted to the terminal unless ``wide``) and the crosstable."""
-    return summary.standings_text(played, fmt, wide=wide, width=_columns(), anchors=anchors)
+    """The standings (compact and fitted to the screen unless ``wide``: :func:`screen_width`) and the crosstable."""
+    return summary.standings_text(played, fmt, wide=wide, width=screen_width(fmt), anchors=anchors)
 
 
 def write_standings(out_dir: pathlib.Path, played: Sequence[Record | GameResult], fmt: str, wide: bool = False) -> str:
     """Write the standings (text, CSV, JSON) and the crosstable next to the records; return the text shown."""
-    return summary.write(out_dir, played, fmt, wide=wide, width=_columns())
+    return summary.write(out_dir, played, fmt, wide=wide, width=screen_width(fmt))
 
 
 def _spec(command: str, name: str | None, fallback: str, what: str) -> BotSpec:

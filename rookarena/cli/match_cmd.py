@@ -16,7 +16,6 @@ from rookarena.cli.common import (
     FAULT_POLICIES,
     ISOLATIONS,
     WIDE_HELP,
-    _columns,
     _hello_names,
     _logging,
     _name_option,
@@ -26,6 +25,7 @@ from rookarena.cli.common import (
     load_rules,
     main,
     move_time_option,
+    screen_width,
     startup_option,
 )
 from rookarena.cli.gate import check_cap, exit_status, status_line
@@ -278,7 +278,7 @@ def _config(
 
 def _closing(watch: _Watch, other: str, out_dir: pathlib.Path | None, wide: bool, verdict: tuple[str, bool]) -> int:
     """Print the standings and the verdict; the exit status the verdict asks for."""
-    click.echo(standings_text(watch.played, "simple", crosstable=False, wide=wide, width=_columns()))
+    click.echo(standings_text(watch.played, "simple", crosstable=False, wide=wide, width=screen_width("simple")))
     status = _verdict(watch, other, *verdict)
     if out_dir is not None:
         click.echo(f"records: {printable(str(out_dir / 'games.jsonl'))}")

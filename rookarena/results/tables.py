@@ -1,18 +1,29 @@
-"""The standings, crosstable and match summary as text, CSV and JSON: values in, strings out; never prints."""
+"""The standings, crosstable and match summary as text, CSV and JSON: values in, strings out; never prints.
+
+Every text taken from the records (a name, a fault's kind) is written :func:`printable`: a results
+directory may come from someone else, and a forged name must not drive the terminal showing the table.
+Widths are display widths (:func:`display_width`: a wide character takes two columns), both where the
+tables are fitted and where tabulate pads their columns.
+"""
 
 from __future__ import annotations
 
 import math
 import textwrap
+import types
 from collections.abc import Sequence
 from typing import Any
 
 from rookarena.results.sprt import Model, SPRTResult, verdict
 from rookarena.results.standings import Crosstable, HeadToHead, Standing, tied
 from rookarena.results.stats import MeanInterval
+from rookarena.wire.names import display_width, printable
 
 COMPACT_HEADERS = ["#", "bot", "games", "score %", "Elo", "dup diff", "faults"]
 MIN_NAME = 8  # names are shortened to fit the terminal, never below this
+# The one format that is fitted to a terminal's width: the default, on-screen table. Every other format
+# (markup, TSV, LaTeX, a table asked for by name) is for something else, and gets every name whole.
+SCREEN_FORMAT = "simple"
 
 COUNT_HEADERS = ("rank", "bot", "games", "wins", "losses", "draws")  # the first columns of the table and the CSV
 STANDINGS_HEADERS = [
@@ -48,7 +59,7 @@ def win_rate_text(row: Standing | HeadToHead) -> str:
 
 def faults_text(faults: Sequence[tuple[str, int]]) -> str:
     """``timeout 3, crash 1``, or ``-`` without faults."""
-    return ", ".join(f"{kind} {count}" for kind, count in faults) or "-"
+    return ", ".join(f"{printable(str(kind))} {count}" for kind, count in faults) or "-"
 
 
 def duplicate_text(duplicate: MeanInterval | None) -> str:
@@ -72,8 +83,8 @@ def rank_text(row: Standing, shared: set[int]) -> str:
 
 
 def _who(row: Standing, shared: set[int]) -> tuple[str, str, int]:
-    """The cells every standings table starts with: the rank, the name and the games played."""
-    return rank_text(row, shared), row.name, row.games
+    """The cells every standings table starts with: the rank, the name (printable) and the games played."""
+    return rank_text(row, shared), printable(row.name), row.games
 
 
 def standings_rows(rows: Sequence[Standing]) -> list[list[Any]]:
@@ -122,7 +133,7 @@ def compact_faults(faults: Sequence[tuple[str, int]]) -> str:
     if not faults:
         return "-"
     (kind, count), rest = faults[0], sum(n for _, n in faults[1:])
-    return f"{kind} {count}" + (f" +{rest}" if rest else "")
+    return f"{printable(str(kind))} {count}" + (f" +{rest}" if rest else "")
 
 
 def model_note(rows: Sequence[Standing], width: int | None = None) -> str:
@@ -155,7 +166,7 @@ def model_note(rows: Sequence[Standing], width: int | None = None) -> str:
         ]
     if width is None:
         return variants[0]
-    return next((text for text in variants if len(text) <= width), variants[-1])
+    return next((text for text in variants if display_width(text) <= width), variants[-1])
 
 
 def standings_table(
@@ -165,9 +176,11 @@ def standings_table(
 
     Compact by default: rank, bot, games, score %, Elo ±, the paired difference (with duplicate deals)
     and the fault count (when any); ``wide`` gives every column, never shortened. With ``width`` (a
-    terminal's columns) long names are shortened with ``…`` until the compact table fits, down to
-    ``MIN_NAME`` characters.
+    terminal's columns) and the on-screen format (:data:`SCREEN_FORMAT`), long names are shortened with
+    ``…`` until the compact table fits, down to ``MIN_NAME`` columns; any other format is never fitted.
     """
+    if fmt != SCREEN_FORMAT:
+        width = None
     if wide:
         width = None  # every column, every name whole: wider than a terminal if need be
         headers, cells = list(STANDINGS_HEADERS), standings_rows(rows)
@@ -190,24 +203,31 @@ def standings_table(
         return tabulate(shown, headers=headers, tablefmt=fmt, colalign=align, disable_numparse=True)
 
     text = render(None)
-    longest = max((len(row.name) for row in rows), default=0)
-    over = max((len(line) for line in text.splitlines()), default=0) - (width or 0)
+    longest = max((display_width(line[1]) for line in cells), default=0)
+    over = _widest(text) - (width or 0)
     if width is not None and over > 0 and longest > MIN_NAME:
         text = render(max(MIN_NAME, longest - over))
     return text + "\n" + model_note(rows, width)
 
 
 def _shorten(name: str, limit: int | None) -> str:
-    if limit is None or len(name) <= limit:
+    """``name`` in at most ``limit`` columns: cut, with ``…``, when it is wider."""
+    if limit is None or display_width(name) <= limit:
         return name
-    return name[: limit - 1] + "…"
+    kept, used = [], 1  # the "…"
+    for ch in name:
+        used += display_width(ch)
+        if used > limit:
+            break
+        kept.append(ch)
+    return "".join(kept) + "…"
 
 
 def crosstable_text(table: Crosstable, fmt: str = "simple") -> str:
     """Row entry against column entry: ``W-D-L (score %)``; ``x`` on the diagonal, ``.`` where they never met."""
     cells = []
     for row in table.entries:
-        line = [row]
+        line = [printable(row)]
         for column in table.entries:
             cell = table.cell(row, column)
             if row == column:
@@ -217,20 +237,21 @@ def crosstable_text(table: Crosstable, fmt: str = "simple") -> str:
             else:
                 line.append(f"{cell.wins}-{cell.draws}-{cell.losses} ({100 * cell.score_rate:.0f}%)")
         cells.append(line)
-    headers = ["", *table.entries]
+    headers = ["", *(printable(entry) for entry in table.entries)]
     return tabulate(cells, headers=headers, tablefmt=fmt, disable_numparse=True)
 
 
 def crosstable_fitted(table: Crosstable, fmt: str, width: int) -> str:
     """:func:`crosstable_text` when it fits ``width`` columns; else the same crosstable with entries
-    numbered and each cell the row's score percentage; else one line saying how to see it whole."""
+    numbered and each cell the row's score percentage; else one line saying how to see it whole. Only the
+    on-screen format (:data:`SCREEN_FORMAT`) is fitted: any other is the whole crosstable."""
     full = crosstable_text(table, fmt)
-    if _widest(full) <= width:
+    if fmt != SCREEN_FORMAT or _widest(full) <= width:
         return full
     numbers = {name: str(number) for number, name in enumerate(table.entries, 1)}
     cells = []
     for row in table.entries:
-        line = [f"{numbers[row]} {row}"]
+        line = [f"{numbers[row]} {printable(row)}"]
         for column in table.entries:
             rate = table.cell(row, column).score_rate
             line.append("x" if row == column else "." if rate is None else f"{100 * rate:.0f}")
@@ -276,7 +297,10 @@ def _elo_text(pair: HeadToHead) -> str:
 def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str, width: int | None = None) -> str:
     """The table of :func:`rookarena.results.standings.neighbours` with its note, fitted to ``width``: names are
     shortened, then left out (the ranks say who), then a difference column that ``apart`` does not use
-    is left out, when the table is still too wide. Each column holds one unit."""
+    is left out, when the table is still too wide. Each column holds one unit. Only the on-screen format
+    (:data:`SCREEN_FORMAT`) is fitted."""
+    if fmt != SCREEN_FORMAT:
+        width = None
     headers = ["ranks", "higher", "lower", "games", "score %", "dup diff", "Elo diff", "apart"]
     shared = {rank for rank in ranks.values() if list(ranks.values()).count(rank) > 1}
 
@@ -291,8 +315,8 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
                 for cell, kept in zip(
                     [
                         f"{rank(p.a)}-{rank(p.b)}",
-                        _shorten(p.a, limit),
-                        _shorten(p.b, limit),
+                        _shorten(printable(p.a), limit),
+                        _shorten(printable(p.b), limit),
                         p.games,
                         f"{100 * p.win_rate.estimate:.1f}",
                         _dup_text(p),
@@ -325,7 +349,8 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
 
 
 def _widest(text: str) -> int:
-    return max((len(line) for line in text.splitlines()), default=0)
+    """The display width of the widest line of ``text``."""
+    return max((display_width(line) for line in text.splitlines()), default=0)
 
 
 def sprt_text(result: SPRTResult) -> str:
@@ -371,10 +396,11 @@ FEW_UNITS = 50  # below this many deal pairs (or games) a match's intervals are 
 def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
     """A few lines on ``a`` against ``b``: W/D/L, score rate, Elo, LOS, duplicate difference, the SPRT."""
     s = summary
+    a, b = printable(s.a), printable(s.b)
     elo = s.elo
     unit = f" (over {_count(s.pairs, 'deal pair')})" if s.pairs else ""
     lines = [
-        f"{s.a} vs {s.b}: {_count(s.games, 'game')}, {s.a} {_count(s.wins, 'win')}, "
+        f"{a} vs {b}: {_count(s.games, 'game')}, {a} {_count(s.wins, 'win')}, "
         f"{_count(s.draws, 'draw')}, {_count(s.losses, 'loss', 'losses')}",
         f"score rate {win_rate_text(s)} %, points per game {_fixed(s.points_for)} to {_fixed(s.points_against)}",
         f"Elo difference {_fixed(elo.elo, sign=True)} [{_fixed(elo.lo, sign=True)}, {_fixed(elo.hi, sign=True)}], "
@@ -394,7 +420,7 @@ def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
             "cover less than they say; read them as rough)"
         )
     lines.append(
-        f"(the Elo difference is {s.a}'s minus {s.b}'s; the standings rate each against the mean of the two, "
+        f"(the Elo difference is {a}'s minus {b}'s; the standings rate each against the mean of the two, "
         "so about half of it each, from a fit with a prior)"
     )
     if sprt is not None:
@@ -403,9 +429,18 @@ def match_summary(summary: HeadToHead, sprt: SPRTResult | None = None) -> str:
     return "\n".join(lines)
 
 
+# What tabulate measures a cell with when it has a ``wcwidth`` module (its optional dependency for wide
+# characters, of which it calls ``wcswidth`` alone): display_width, so that every column is padded to the
+# columns its cells take on screen, with or without wcwidth installed, the same on every machine.
+_WIDTHS = types.SimpleNamespace(wcswidth=display_width)
+
+
 def tabulate(*args: Any, **kwargs: Any) -> str:
     """``tabulate.tabulate``, imported when the first table is drawn: importing it costs a league's run a
-    tenth of a second before its first game (it reads the installed packages' metadata)."""
+    tenth of a second before its first game (it reads the installed packages' metadata). Columns are
+    padded by display width (:data:`_WIDTHS`), so a wide character's two columns keep the table aligned."""
     import tabulate as package  # noqa: PLC0415 - imported when the first table is drawn
 
+    setattr(package, "wcwidth", _WIDTHS)  # noqa: B010 - a module attribute its type stubs do not declare
+    package.WIDE_CHARS_MODE = True
     return str(package.tabulate(*args, **kwargs))

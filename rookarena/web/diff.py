@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rookarena.wire.names import printable
 from rookarena.wire.position import quoted
 from rookarena.wire.transcript import KINDS, Answer, Decision, DecisionKind
 
@@ -104,7 +105,8 @@ def view_text(decision: Decision) -> str:
 
 
 def text(summary: Summary) -> str:
-    """The diff as terminal text: the counts by kind of decision, each difference, each fault."""
+    """The diff as terminal text: the counts by kind of decision, each difference, each fault. Every line is
+    written :func:`printable`: game ids, actions and reasons come from records and a bot's words."""
     hello = f" ({summary.new_hello})" if summary.new_hello else ""
     total = summary.counts[-1]
     lines = [
@@ -143,7 +145,7 @@ def text(summary: Summary) -> str:
         )
     if notes:
         lines += ["", *notes]
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _said(comment: str | None) -> str:

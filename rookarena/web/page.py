@@ -16,6 +16,8 @@ from typing import IO, Any
 import jinja2
 from markupsafe import Markup
 
+from rookarena.wire.names import printable
+
 STATIC = ("style.css", "viewer.js", "report.js", "diff.js")
 _SCRIPTS = {  # the scripts of each kind of page, in order: the viewer first, the page's own after it
     "report": ("viewer.js", "report.js"),
@@ -102,7 +104,7 @@ def records_json(lines: Mapping[str, str]) -> Iterator[str]:
 
 def _context(data: Mapping[str, Any], title: str, blob: Markup) -> dict[str, Any]:
     return {
-        "title": title,
+        "title": printable(title),  # it names a league or a game: text of a record, shown as the scripts show it
         "kind": data.get("kind", "report"),
         "data": blob,
         "style": _static("style.css"),

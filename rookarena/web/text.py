@@ -6,6 +6,10 @@ to that seat (the bidder, or everyone under ``nest_seen_by: all``) and the disca
 
 A record with the referee's ``decision_ms`` gets each decision's time beside it (the bid, each discard,
 the trump, each card played), the slowest of the game marked.
+
+A record may come from someone else (a results directory is a CI artifact too), and any of its strings may
+have been forged: every line is written :func:`printable`, so that no text of the record (a name, the rules'
+name, a fault's detail, a card) can break a line or drive the terminal; names are padded by display width.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rookarena.web.model import final_scores, teams_of
-from rookarena.wire.names import printable
+from rookarena.wire.names import display_width, printable
 from rookarena.wire.position import comments_of, fault_where, held
 from rookarena.wire.position import hand_text as hand_text  # noqa: PLC0414 (its name here, where show's hands are written)
 
@@ -88,7 +92,7 @@ def _is_ms(value: object) -> bool:
 def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str = "") -> str:
     """The whole game: players, every hand's cards, auction, nest, trump, tricks and scores."""
     rules = record.get("rules") or {}
-    seats = list(record.get("seats") or ["?"] * 4)
+    seats = [printable(str(name)) for name in record.get("seats") or ["?"] * 4]
     teams = teams_of(record)
     scores = final_scores(record)
     result = record.get("result")
@@ -146,7 +150,13 @@ def game_text(record: Mapping[str, Any], seat: int | None = None, game_id: str =
         lines.append("")
         lines.extend(_unfinished_lines(unfinished, rules, seats, seat))
         lines.extend(f"  comment  {said}" for said in comments_of(record, unfinished, seat))
-    return "\n".join(lines) + "\n"
+    # Every line, whatever field of the record it holds, is made printable here: one place for them all.
+    return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def _padded(name: str, width: int) -> str:
+    """``name`` (printable) followed by spaces to ``width`` columns of the terminal."""
+    return name + " " * max(0, width - display_width(name))
 
 
 def _hand_lines(
@@ -160,7 +170,7 @@ def _hand_lines(
     out = [f"hand {hand['number']}, dealer seat {hand['dealer']}"]
     for s in range(4):
         cards = hand_text(hand["deal"][s], rules) if seat is None or seat == s else f"{len(hand['deal'][s])} cards"
-        out.append(f"  seat {s} {seats[s]:<14} {cards}")
+        out.append(f"  seat {s} {_padded(seats[s], 14)} {cards}")
     calls = ", ".join(timed(f"{call['seat']}: {call['action']}", times.take(call["seat"])) for call in hand["auction"])
     out.append(f"  auction  {calls}")
     if bidder is None:
@@ -209,7 +219,7 @@ def _unfinished_lines(
     for s in range(4):
         cards = held(hand, s)
         shown = hand_text(cards, rules) if seat is None or seat == s else f"{len(cards)} cards"
-        out.append(f"  seat {s} {seats[s]:<14} {shown}")
+        out.append(f"  seat {s} {_padded(seats[s], 14)} {shown}")
     calls = ", ".join(f"{call['seat']}: {call['action']}" for call in hand["auction"]) or "no call yet"
     out.append(f"  auction  {calls}")
     if bidder is not None:

@@ -3,7 +3,6 @@ safe file name inside DIR, and the path it prints is plain text."""
 
 from __future__ import annotations
 
-import json
 import pathlib
 
 import pytest

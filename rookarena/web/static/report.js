@@ -3,14 +3,15 @@
 "use strict";
 
 (() => {
-  const { el } = Rook;
+  const { el, printable } = Rook;
   const data = Rook.parseJSON(document.getElementById("rookarena-data").textContent);
   const SVG = "http://www.w3.org/2000/svg";
 
+  // As el: every text child, and the label a screen reader says, made printable.
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs || {})) if (value !== null && value !== undefined) node.setAttribute(key, String(value));
-    for (const child of children.flat(Infinity)) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    for (const [key, value] of Object.entries(attrs || {})) if (value !== null && value !== undefined) node.setAttribute(key, key === "aria-label" ? printable(value) : String(value));
+    for (const child of children.flat(Infinity)) if (child !== null && child !== undefined) node.append(child instanceof Node ? child : document.createTextNode(printable(child)));
     return node;
   }
 
@@ -92,7 +93,7 @@
     const pad = (hi - lo) * 0.05;
     lo -= pad; hi += pad;
     const width = plotWidth();
-    const longest = Math.max(4, ...rows.map((r) => String(r.name).length));
+    const longest = Math.max(4, ...rows.map((r) => printable(r.name).length));
     const left = Math.min(Math.round(width * 0.45), 16 + 7.2 * longest); const right = 24; const rowH = 26; const top = 10;
     const height = top + rows.length * rowH + 30;
     const x = (v) => left + ((Math.max(lo, Math.min(hi, v)) - lo) / (hi - lo)) * (width - left - right);
@@ -105,7 +106,7 @@
         svg("text", { x: x(t), y: height - 10, "text-anchor": "middle", class: "tick" }, `${t > 0 ? "+" : ""}${Math.round(t * 100) / 100}`))),
       rows.map((r, i) => {
         const y = top + i * rowH + rowH / 2;
-        const parts = [svg("text", { x: left - 8, y: y + 4, "text-anchor": "end", class: "name", textLength: String(r.name).length * 7.2 > left - 16 ? left - 16 : null, lengthAdjust: "spacingAndGlyphs" }, r.name)];
+        const parts = [svg("text", { x: left - 8, y: y + 4, "text-anchor": "end", class: "name", textLength: printable(r.name).length * 7.2 > left - 16 ? left - 16 : null, lengthAdjust: "spacingAndGlyphs" }, r.name)];
         if (r.value === null) {
           parts.push(svg("text", { x: left + 4, y: y + 4, class: "none" }, "no data"));
         } else {
@@ -398,7 +399,7 @@
       ["neighbours-section", "neighbours"], ["crosstable-section", "crosstable"], ["match-section", "match"], ["faults-section", "faults"], ["games-section", "games"], ["viewer-section", "viewer"]]
       .filter(([id]) => id === "viewer-section" || document.getElementById(id)).map(([id, label]) => el("a", { href: `#${id}` }, label)));
   }
-  document.getElementById("footer").textContent = `made by rookarena ${data.version || ""}; this page works offline and loads nothing from elsewhere`;
+  document.getElementById("footer").textContent = printable(`made by rookarena ${data.version || ""}; this page works offline and loads nothing from elsewhere`);
 
   // #game=ID opens a game; &step=N and &seat=K (0-3) go to a moment and a seat's view of it.
   function openFromHash() {

@@ -10,18 +10,43 @@ const Rook = (() => {
   const COLOR_NAMES = { R: "red", G: "green", B: "black", Y: "yellow" };
   const POSITIONS = ["south", "west", "north", "east"];
 
+  // Every character Python's str.isprintable() refuses (controls such as ESC and BEL, bidi controls and
+  // other format characters, line and paragraph separators, spaces other than " ", lone surrogates,
+  // private-use and unassigned code points), except the newline and the tab that lay text out.
+  const UNPRINTABLE = /(?![\n\t ])[\p{C}\p{Z}]/gu;
+
+  // Text made safe to show: each unprintable character written as its escape (\x1b, \u202e, \U000e0001),
+  // as rookarena.wire.names.printable writes it for a terminal, so that nothing a bot or a record holds
+  // can reverse the page's own words or hide in it. Every text the scripts put on the page passes here
+  // (el and the report's svg do it for every text and title).
+  function printable(text) {
+    return String(text).replace(UNPRINTABLE, (ch) => {
+      const code = ch.codePointAt(0);
+      const hex = code.toString(16);
+      if (ch === "\r") return "\\r";
+      if (code < 0x100) return `\\x${hex.padStart(2, "0")}`;
+      if (code < 0x10000) return `\\u${hex.padStart(4, "0")}`;
+      return `\\U${hex.padStart(8, "0")}`;
+    });
+  }
+
+  // Attributes that show as text (a tooltip, what a screen reader says): made printable as texts are;
+  // the others (values, data-*, links) keep the record's exact string, which the scripts match on.
+  const SHOWN_ATTRIBUTES = new Set(["title", "aria-label", "placeholder", "alt"]);
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
+      else if (key === "text") node.textContent = printable(value);
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (SHOWN_ATTRIBUTES.has(key)) node.setAttribute(key, value === true ? "" : printable(value));
       else node.setAttribute(key, value === true ? "" : String(value));
     }
     for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+      node.append(child instanceof Node ? child : document.createTextNode(printable(child)));
     }
     return node;
   }
@@ -641,5 +666,5 @@ const Rook = (() => {
     }
   }
 
-  return { Viewer, Board, steps, visible, parseRecords, parseJSON, firstDifference, el, sortCards, decisionTimes };
+  return { Viewer, Board, steps, visible, parseRecords, parseJSON, firstDifference, el, printable, sortCards, decisionTimes };
 })();
