@@ -18,6 +18,7 @@ from rookarena.engine.game import Deal, Game, Phase, Trick
 from rookarena.engine.rules import NestOrder, Rules
 from rookarena.errors import ParseError, RecordError
 from rookarena.wire import errorline
+from rookarena.wire.names import printable
 
 
 def hand_opening(number: int, dealer: int, deal: Deal, auction: Sequence[tuple[int, Action]]) -> dict[str, Any]:
@@ -264,11 +265,11 @@ def fault_where(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
 
 def fault_line(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
     """A fault on one line for the terminal: the bot, its seat, the game, where in it, what went wrong,
-    and for a crash the error the bot printed."""
+    and for a crash the error the bot printed; every character printable (:func:`printable`)."""
     game = record.get("game_id") or "?"
     kind, detail = fault.get("kind"), fault.get("detail")
     if kind == "withdrawn" or fault.get("hand") == 0:  # decided before the game started: no seat, no hand
-        return f"fault: {fault.get('bot')} in {game}, before it started: {kind}: {detail}"
+        return printable(f"fault: {fault.get('bot')} in {game}, before it started: {kind}: {detail}")
     where = f"hand {fault.get('hand')}"
     part = fault_part(record, fault)
     if part is not None:
@@ -279,7 +280,7 @@ def fault_line(record: Mapping[str, Any], fault: Mapping[str, Any]) -> str:
         said = errorline.summary_of(error)
         if said:
             line += f"; its stderr says: {said}"
-    return line
+    return printable(line)
 
 
 COLOR_ORDER = "RGBY"

@@ -176,3 +176,15 @@ def test_the_terminal_line_of_a_fault_says_where_and_the_error() -> None:
     assert (
         position.fault_line(record, withdrawn) == "fault: x in m-0001, before it started: withdrawn: 3 crashes in a row"
     )
+
+
+@given(st.text(st.sampled_from("\x1b\x07\r\n\u202e\x00]0;x"), min_size=1, max_size=10))
+def test_a_fault_line_is_printable_whatever_a_record_holds(text: str) -> None:
+    """A fault's line is printed during a run: a forged or odd record (bot, game id, detail, stderr) cannot
+    drive the terminal through it."""
+    record = forfeited("tournament", 5, 13)
+    fault = record["faults"][0]
+    fault.update(bot=text, detail=text, error=[text])
+    record["game_id"] = text
+    for one in (fault, {**fault, "hand": 0}):
+        assert position.fault_line(record, one).isprintable()
