@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import os
 import pathlib
+import re
 import secrets
 import shlex
 from typing import TYPE_CHECKING, Any
@@ -148,15 +149,14 @@ def _slice(games: list[Game], shard: str | None) -> list[Game]:
     if not shard:
         return games
     k, n = _parse_shard(shard)
-    sliced = league.shard(games, k, n)
-    if not sliced:
-        deals = len({game.number // 2 for game in games})
+    deals = len({game.number // 2 for game in games})
+    if n > deals:  # some slices would be empty, whichever this one is
         raise click.BadParameter(
-            f"{shard!r}: this league's {len(games)} games form {deals} deal pair(s), so slice {k} of {n} would "
+            f"{shard!r}: this league's {len(games)} games form {deals} deal pair(s), so some of {n} slices would "
             f"be empty: use at most {deals} slices",
             param_hint="--shard",
         )
-    return sliced
+    return league.shard(games, k, n)
 
 
 def _check_can_run(config: LeagueConfig, jobs: int, out_dir: pathlib.Path, sharded: bool) -> None:
@@ -355,10 +355,9 @@ def _default_out(name: str, shard: str | None, resume: bool) -> pathlib.Path:
 
 
 def _parse_shard(text: str) -> tuple[int, int]:
-    try:
-        k, n = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: expected K/N, such as 2/5", param_hint="--shard") from None
+    if not re.fullmatch(r"[0-9]{1,9}/[0-9]{1,9}", text):  # (int() would take ' 2', '+2', '2_0' and other digits)
+        raise click.BadParameter(f"{text!r}: expected K/N, such as 2/5", param_hint="--shard")
+    k, n = (int(part) for part in text.split("/"))
     if not 1 <= k <= n:
         raise click.BadParameter(f"{text!r}: expected 1 <= K <= N", param_hint="--shard")
     return k, n

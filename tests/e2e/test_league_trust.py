@@ -120,6 +120,14 @@ def _bad_cases(tmp: pathlib.Path) -> list[tuple[str, list[str], int, str]]:
             "is a directory",
         ),
         ("an empty shard", ["run", str(write_config(tmp / "s.yaml", good, games=2)), "--shard", "2/4"], 2, "empty"),
+        # Slice 1 of more slices than deals holds a deal, but others of the same N would be empty.
+        (
+            "more shards than deals",
+            ["run", str(write_config(tmp / "t.yaml", good, games=2)), "--shard", "1/4"],
+            2,
+            "empty",
+        ),
+        ("a shard in other digits", ["run", str(write_config(tmp / "u.yaml", good)), "--shard", "\u0661/2"], 2, "K/N"),
         ("match odd games", ["match", "true", "true", "--games", "3"], 2, "even"),
         ("match negative seed", ["match", "true", "true", "--seed", "-5"], 2, "--seed"),
         ("match bad name", ["match", "true", "true", "--name-a", "a/b"], 2, "cannot be a name"),
@@ -138,6 +146,8 @@ CASE_NAMES = [
     "a program without the execute bit",
     "a directory as the program",
     "an empty shard",
+    "more shards than deals",
+    "a shard in other digits",
     "match odd games",
     "match negative seed",
     "match bad name",
