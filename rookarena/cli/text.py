@@ -92,7 +92,7 @@ def report_card(name: str, checks: list[Any], log_note: str) -> str:
 
 
 def match_faults(results: list[GameResult], a: str, b: str) -> str:
-    """``faults: new crash 3, timeout 1 (in 4 of 240 games played); old none``: each side's faults by kind."""
+    """``faults: new crash 3, timeout 1 (in 4 of 240 games); old none``: each side's faults by kind."""
     parts = []
     for name in (a, b):
         kinds: Counter[str] = Counter()
@@ -106,7 +106,7 @@ def match_faults(results: list[GameResult], a: str, b: str) -> str:
             games += bool(mine)
         if kinds:
             listed = tables.faults_text(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
-            parts.append(f"{name} {listed} (in {games} of {len(results)} games played)")
+            parts.append(f"{name} {listed} (in {games} of {len(results)} games)")
         else:
             parts.append(f"{name} none")
     return "faults: " + "; ".join(parts)
