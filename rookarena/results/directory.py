@@ -137,6 +137,7 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
     if not path.exists():
         return set()
     ids: set[str] = set()
+    gate = GameIds()  # a record of another league or match added to the file is refused here, before any game
     good = 0
     with path.open("rb") as stream:
         for number, line in enumerate(stream, 1):
@@ -147,6 +148,7 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
                     raise ResultsError(f"{path}:{number}: damaged record: {exc}") from None
                 break
             if record is not None and "game_id" in record:
+                gate.first(record, path)
                 ids.add(str(record["game_id"]))
             good += len(line)
     if repair and good < path.stat().st_size:

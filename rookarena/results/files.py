@@ -90,14 +90,28 @@ def over_results(path: pathlib.Path, directories: Iterable[pathlib.Path]) -> str
 class GameIds:
     """The games read so far, by id, so that shards that overlap give each game once; the same id with
     another deal (seed) or other seats is another league's or match's game (every match numbers its games
-    match-0001, ...), which no merge may hide: that is a :class:`ResultsError` naming both files."""
+    match-0001, ...), which no merge may hide: that is a :class:`ResultsError` naming both files. So is a
+    game of another league (its record's ``league.name``) than the first game read: a match's games among a
+    league's, or a record of another league added to a games file."""
 
     def __init__(self) -> None:
         self._seen: dict[str, tuple[int, str]] = {}
+        self._league: tuple[str, str, str] | None = None  # the first game's league, its id and its file
 
     def first(self, record: Mapping[str, Any], path: pathlib.Path) -> bool:
         """Whether ``record`` (read from ``path``) is the first of its game."""
         game_id = str(record.get("game_id"))
+        league = record.get("league")
+        name = league.get("name") if isinstance(league, Mapping) else None
+        if isinstance(name, str):
+            if self._league is None:
+                self._league = (name, game_id, str(path))
+            elif name != self._league[0]:
+                other, other_id, other_path = self._league
+                raise ResultsError(
+                    f"{path} holds game {game_id!r} of {name!r} and {other_path} game {other_id!r} of {other!r}: only "
+                    "the games of one league (or of its shards) or of one match can be read together"
+                )
         seats = record.get("seats")
         key = hash(json.dumps([record.get("seed"), seats if isinstance(seats, list) else None]))
         known = self._seen.get(game_id)

@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from rookarena.cli import main
-from rookarena.results import files
+from rookarena.results import directory, files
+from rookarena.wire import records as wire_records
 
 
 class CutError(Exception):
@@ -116,3 +117,36 @@ def test_results_that_share_game_ids_but_not_games_are_not_merged(tmp_path: path
         result = CliRunner().invoke(main, [*command, str(tmp_path / "one"), str(tmp_path / "two")])
         assert result.exit_code == 1, result.output
         assert f"both hold a game {played[1]['game_id']!r}, but not the same game" in result.output, result.output
+
+
+@pytest.mark.parametrize("how", ["a match beside the league", "a match's record added to the league's file"])
+def test_games_of_another_league_or_a_match_are_not_read_with_a_leagues(tmp_path: pathlib.Path, how: str) -> None:
+    """A league's table merged with a match's (or with a record someone added) mixes games of unrelated
+    bots and deals into one fit: refused with one line naming both files, by every reader."""
+    import copy
+
+    import web_games
+
+    played = web_games.league_records(["a", "b"], 2)
+    match = copy.deepcopy(played[:2])
+    for number, record in enumerate(match, 1):
+        record.update(game_id=f"match-{number:04d}", league={**record["league"], "name": "match"})
+    league = web_games.write_dir(tmp_path / "league", played, ["a", "b"], 2)
+    if how == "a match beside the league":
+        (tmp_path / "match").mkdir()
+        with (tmp_path / "match" / "games.jsonl").open("w", encoding="utf-8") as stream:
+            for record in match:
+                wire_records.write(stream, record)
+        dirs = [str(league), str(tmp_path / "match")]
+    else:
+        with (league / "games.jsonl").open("a", encoding="utf-8") as stream:
+            wire_records.write(stream, match[0])
+        dirs = [str(league)]
+    for command in (["standings"], ["report", "-o", str(tmp_path / "r.html")]):
+        result = CliRunner().invoke(main, [*command, *dirs])
+        assert result.exit_code == 1, result.output
+        assert "holds game 'match-0001' of 'match'" in result.output and "of 'web-test'" in result.output
+        assert "only the games of one league" in result.output, result.output
+    if how != "a match beside the league":
+        with pytest.raises(files.ResultsError, match="of 'match'"):
+            directory.finished_ids(league / "games.jsonl")  # what --resume reads before any game
