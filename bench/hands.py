@@ -12,6 +12,8 @@ figures; the seconds of its decisions are reported by phase.
 Run: ``python bench/hands.py [--rules tournament] [--deals 200] [--seed 9000] [--level 3] [--set exact=4 ...]``
 (``--set`` overrides a field of :class:`rookarena.players.search.Settings`; ``--against`` another
 setting of the search, same form, instead of the heuristic); ``--compare A B`` pairs two ``--out`` files.
+``--oracle opponents`` (or ``all``) is a diagnostic, not a bot: the search's deals in the play hold the
+opponents' true hands (or every true hand), to measure what a better reading of the cards could be worth.
 """
 
 from __future__ import annotations
@@ -24,11 +26,16 @@ import statistics
 import time
 from typing import Any
 
+from rookarena.engine.game import Game
 from rookarena.engine.presets import PRESETS
+from rookarena.players import search
 from rookarena.players.base import Deadline, Player
+from rookarena.players.fast import Deck
 from rookarena.players.heuristic import HeuristicPlayer
+from rookarena.players.inference import sample_fitting
 from rookarena.players.inprocess import play_game
 from rookarena.players.search import SearchPlayer, Settings, settings_for
+from rookarena.players.worlds import Knowledge
 
 
 def parse_settings(level: int, pairs: list[str]) -> Settings:
@@ -77,6 +84,43 @@ class Timed:
         return answer
 
 
+class Oracle:
+    """Deals for the search's play that hold the truth (``--oracle``): the opponents' hands, or every hand.
+
+    The search samples a deal, then the opponents' true cards are put in their hands; the cards the sample
+    had given them go, in the sample's order, to the other holders in place of the true ones they held.
+    """
+
+    def __init__(self, which: str) -> None:
+        self.which = which
+        self.game: Game | None = None
+        self.sampled = sample_fitting
+
+    def fitting(self, knowledge: Knowledge, rng: Any, misfits: Any, grouped: bool = False) -> list[list[int]]:
+        held = self.sampled(knowledge, rng, misfits, grouped)
+        assert self.game is not None
+        deck = Deck.of(self.game.rules)
+        true = [[deck.index[str(card)] for card in hand] for hand in self.game.hands]
+        true.append([deck.index[str(card)] for card in self.game.discards])
+        seat = knowledge.seat
+        shown = [(seat + 1) % 4, (seat + 3) % 4] if self.which == "opponents" else [h for h in range(5) if h != seat]
+        theirs = {card for holder in shown for card in true[holder]}
+        displaced = [card for holder in shown for card in held[holder] if card not in theirs]
+        out = [list(cards) for cards in held]
+        for holder in range(5):
+            if holder in shown:
+                out[holder] = list(true[holder])
+            elif holder != seat:
+                kept = [card for card in held[holder] if card not in theirs]
+                need = len(held[holder]) - len(kept)
+                out[holder], displaced = kept + displaced[:need], displaced[need:]
+        return out
+
+    def watch(self, game: Game, seat: int, answer: str, legal: list[str]) -> None:
+        """``play_game``'s check: the game object, the same one (changed in place) for all of its decisions."""
+        self.game = game
+
+
 def search_arguments(parser: argparse.ArgumentParser, deals: int, seed: int) -> None:
     """The options every bench of a search setting against an opponent takes: the rules, the deals, the
     search's level and the settings it changes."""
@@ -121,6 +165,7 @@ def main() -> None:
     parser.add_argument("--against-level", type=int, default=3)
     parser.add_argument("--out", help="write each deal pair's difference here, one a line")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="two --out files, deal by deal: B minus A")
+    parser.add_argument("--oracle", choices=["opponents", "all"], help="a diagnostic: the play's deals hold the truth")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
@@ -133,6 +178,9 @@ def main() -> None:
     made = {"search": 0, "other": 0}
     as_bidder = {"search": 0, "other": 0}
     as_defender = {"search": 0, "other": 0}
+    oracle = Oracle(args.oracle) if args.oracle else None
+    if oracle is not None:
+        setattr(search, "sample_fitting", oracle.fitting)  # noqa: B010 - the search's name for it: the play's deals only
     began = time.perf_counter()
     for seed in range(args.seed, args.seed + args.deals):
         pair = 0
@@ -145,7 +193,8 @@ def main() -> None:
                     players.append(SearchPlayer(other, seed=2))
                 else:
                     players.append(HeuristicPlayer())
-            hand = play_game(PRESETS[args.rules].rules, seed, players, game_id="hands", hands=1).history[0]
+            check = oracle.watch if oracle is not None else None
+            hand = play_game(PRESETS[args.rules].rules, seed, players, game_id="hands", hands=1, check=check).history[0]
             change = hand.score_change
             pair += change[ours] - change[1 - ours]
             if hand.bidder is not None:
