@@ -9,6 +9,7 @@ import errno
 import importlib
 import io
 import math
+import os
 import sys
 from typing import Any
 
@@ -53,6 +54,7 @@ class _Commands(click.Group):
         return self.commands.get(cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        _open_standard_streams()
         _escape_unencodable()
         try:
             return super().main(*args, **kwargs)
@@ -88,6 +90,24 @@ class _Commands(click.Group):
                 raise
             first = leaves[0]
             raise click.ClickException(_system_error(first) if isinstance(first, OSError) else str(first)) from None
+
+
+def _open_standard_streams() -> None:
+    """Started with standard input, output or error closed (``<&-``, ``>&-``, a daemon's launcher), the
+    command would hand out its first descriptors to the files and pipes it opens, so that a bot's pipe or
+    a results file could be taken for the terminal, and Python leaves ``sys.stdin`` (or the others) None.
+    Each closed one is opened on /dev/null first: what would be printed there goes nowhere, as it would
+    have, and the run goes on."""
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            opened = os.open(os.devnull, os.O_RDWR)
+            if opened != fd:  # (the lowest free descriptor is the closed one, as the lower ones are open)
+                os.dup2(opened, fd)
+                os.close(opened)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, encoding="utf-8", errors="backslashreplace", closefd=False))  # noqa: SIM115
 
 
 def _escape_unencodable() -> None:
