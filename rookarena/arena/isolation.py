@@ -25,6 +25,7 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
+from rookarena.arena import seccomp
 from rookarena.arena.programs import INTERPRETERS
 from rookarena.arena.specs import BotSpec, LeagueConfig
 from rookarena.errors import RookError
@@ -39,6 +40,9 @@ FLAGS = (
     "--die-with-parent",
     "--proc",
     "/proc",
+    "--ro-bind",  # the kernel's settings: a bot of a referee run as root is root (without capabilities), and
+    "/proc/sys",  # could otherwise change them for the whole machine
+    "/proc/sys",
     "--dev",
     "/dev",
     "--tmpfs",
@@ -61,6 +65,10 @@ SEARCH_MOST = 100_000
 # long as the sandbox, and is in the bot's process group, so that stopping the bot stops bwrap and with it
 # the sandbox.
 KEEPER = ("/bin/sh", "-c", '"$0" "$@"; exit "$?"')
+# The same, handing bwrap the seccomp filter (rookarena.arena.seccomp) on descriptor 3, from a pipe that its
+# own printf fills: no file to write, none to clean up. The bot's input goes on as descriptor 0.
+FILTERED_KEEPER = ("/bin/sh", "-c", 'f=$1; shift; exec 5<&0; printf "$f" | "$0" "$@" 3<&0 0<&5 5<&-; exit "$?"')
+FILTER = seccomp.program()
 
 
 class IsolationError(RookError):
@@ -160,7 +168,7 @@ def command(
     """The command that runs ``spec`` isolated, with the paths ``hidden`` masked where it could see them, and
     every other run's files in its own directory (``searched``: the directories searched already, with what
     was found, so that the bots of one league that share a directory search it once)."""
-    words: list[str] = [*KEEPER, shutil.which(bwrap) or bwrap, *FLAGS]
+    words: list[str] = [*_keeper(shutil.which(bwrap) or bwrap), *FLAGS]
     for root in SYSTEM_ROOTS:
         if os.path.islink(root):
             words += ["--symlink", os.readlink(root), root]
@@ -187,6 +195,13 @@ def command(
     if program is not None:  # named by its absolute path: the bot may start elsewhere than the referee's cwd
         rest[program[0]] = str(program[1])
     return (*words, *rest)
+
+
+def _keeper(bwrap: str) -> list[str]:
+    """The words that start bwrap, under its keeper shell, with the seccomp filter where there is one."""
+    if FILTER is None:
+        return [*KEEPER, bwrap]
+    return [*FILTERED_KEEPER, bwrap, seccomp.printf_format(FILTER), "--seccomp", "3"]
 
 
 def runs_in_sight(directory: pathlib.Path, bot: str, most: int = SEARCH_MOST) -> list[pathlib.Path]:
@@ -274,7 +289,7 @@ def check(bwrap: str = "bwrap") -> None:
         raise IsolationError(
             f"isolation: bwrap: no program {bwrap!r} on PATH: install bubblewrap (apt-get install bubblewrap)"
         )
-    probe = [found, *FLAGS, "--ro-bind", "/", "/", "--", "true"]
+    probe = [*_keeper(found), *FLAGS, "--ro-bind", "/", "/", "--", "true"]
     try:
         done = subprocess.run(probe, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -134,7 +134,8 @@ def test_the_league_option_isolates_every_entry_and_a_bot_may_opt_out(tmp_path: 
     assert [entry.isolation for entry in config.entries] == ["bwrap", "none"]
     shut = isolation.isolate_league(config, tmp_path / "results")
     a, b = shut.entries
-    assert a.bot.command[: len(isolation.KEEPER)] == isolation.KEEPER and a.partner.command == a.bot.command
+    keeper = isolation.KEEPER if isolation.FILTER is None else isolation.FILTERED_KEEPER
+    assert a.bot.command[: len(keeper)] == keeper and a.partner.command == a.bot.command
     assert b.bot.command == ("python3", "-m", "rookarena.randombot", "2")
 
 

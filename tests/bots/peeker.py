@@ -13,7 +13,8 @@ it tries:
 - proc: every other process in /proc: its cmdline and environ (for seeds), its open files (records and
   league.json read through /proc/PID/fd even where the path is hidden) and, for the referee, its memory.
 - partner: its hand written to /tmp and /dev/shm, an abstract unix socket serving it, signals to every
-  other peeker it can see; it reads whatever the other seats left the same ways.
+  other peeker it can see, and read locks on its own program file (which every peeker opens, read-only)
+  at offsets naming its seat and its cards; it reads whatever the other seats left the same ways.
 - memory: the hands it held itself in earlier games with the same deal (the duplicate twin, and other
   pairings): what a bot that keeps its process remembers.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -37,9 +39,11 @@ import random
 import re
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
+import zlib
 from typing import Any
 
 from rookarena.engine.actions import parse_action
@@ -121,6 +125,7 @@ class Peeker:
         self.logged: dict[tuple[str, int, int], list[str]] = {}  # (game, hand number, seat) -> hand
         self.state: dict[str, Any] = {"game": "", "hand_number": 0, "seat": -1, "hand": []}
         self.lock = threading.Lock()
+        self.locks = open(__file__, "rb")  # noqa: SIM115 - kept open: its locks last as long as it does
         self.random = random.Random(0)  # its play: any legal action
         if self.all:
             self.files = self.walk()
@@ -429,11 +434,40 @@ class Peeker:
         self.claim_known("proc")
 
     def leave_hand(self) -> None:
-        """Its hand where a partner (or anyone) could pick it up: /tmp and /dev/shm."""
+        """Its hand where a partner (or anyone) could pick it up: /tmp and /dev/shm, and locks."""
         name = f"{TAG}-{self.game.get('game')}-{self.hand_number}-{self.game.get('seat')}"
         for directory in ("/tmp", "/dev/shm"):
             with contextlib.suppress(OSError), open(os.path.join(directory, name), "w") as stream:
                 stream.write(json.dumps(sorted(self.hand)))
+        with contextlib.suppress(OSError):
+            fcntl.lockf(self.locks, fcntl.LOCK_UN, 0, 0)  # the last hand's
+            for card in self.hand:
+                offset = self.lock_offset(int(self.game.get("seat", 0)), card)
+                fcntl.lockf(self.locks, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, offset)
+
+    def lock_offset(self, seat: int, card: str) -> int:
+        """Where in the program file a read lock says: this seat holds this card, in this game and hand."""
+        game = zlib.crc32(str(self.game.get("game")).encode()) % 4096
+        return ((game * 16 + self.hand_number % 16) * 4 + seat) * 1024 + zlib.crc32(card.encode()) % 1024
+
+    def from_locks(self, other: int) -> None:
+        """The cards whose read locks another process holds at ``other``'s offsets."""
+        if self.rules is None:
+            return
+        deal = deal_cards(self.rules, random.Random(0), 0)
+        deck = {card for hand in (*deal.hands, deal.nest) for card in cards_text(hand)}
+        found = []
+        for card in sorted(deck - self.hand):
+            query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, self.lock_offset(other, card), 1, 0)
+            try:
+                answer = fcntl.fcntl(self.locks, fcntl.F_GETLK, query)
+            except OSError:
+                return  # no locks to test for: the channel is closed
+            if struct.unpack("hhqqi", answer)[0] != fcntl.F_UNLCK:
+                found.append(card)
+        if found:
+            self.contact("lock")
+            self.claim("lock", other, cardset(found))
 
     def from_partner(self) -> None:
         for directory, channel in (("/tmp", "tmp"), ("/dev/shm", "shm")):
@@ -445,6 +479,9 @@ class Peeker:
                     cards = json.loads(stream.read())
                     self.contact(channel)
                     self.claim(channel, other, cardset(cards))
+        for other in range(4):
+            if other != self.game.get("seat"):
+                self.from_locks(other)
         self.from_sockets()
         for pid in self.visible:
             with contextlib.suppress(OSError):

@@ -4,7 +4,7 @@ what it learned; every claim is checked against the records.
 Leagues of two peeking entries and the random bot are run as real ``rookarena run`` processes. Under the
 default settings with a drawn seed the peeker's message channels (guessed seeds, the seat seed, the game
 id, request ids) learn nothing; under ``isolation: bwrap`` no channel does (messages, disk, /proc, the
-partner through /tmp, /dev/shm, abstract sockets and signals), and it never even reaches another
+partner through /tmp, /dev/shm, abstract sockets, signals and file locks), and it never even reaches another
 process or file of the league. The controls show that each channel works where it is open: with a
 guessable seed, and without isolation. A bot's memory of its own earlier games of the same deal is
 counted apart: isolation plays each game in new processes unless ``process_per_game: false`` says
@@ -105,7 +105,7 @@ def test_isolated_processes_kept_from_game_to_game_remember_deals(tmp_path: path
 def test_without_isolation_every_channel_is_open(tmp_path: pathlib.Path) -> None:
     """The control for the test above: the same peekers, unisolated, learn through every channel."""
     found = Findings(league(tmp_path, games=4, channels="all", isolation=False))
-    for channel in ("disk", "proc", "tmp", "shm", "socket"):
+    for channel in ("disk", "proc", "tmp", "shm", "socket", "lock"):
         assert found.learned[channel] > 0, (channel, found.summary())
     assert found.contacts["signal"] > 0, found.summary()
 
