@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from rookarena.arena import proctree
 from rookarena.arena.bots import BotProcess, BotSpec
 from rookarena.arena.handshake import OPPONENT_NAME, Probe, probe, replies_buffered
 from rookarena.arena.match import Match, MatchConfig
@@ -106,6 +107,18 @@ async def check_bot(
             checks.append(Check(f"{preset_name}: games", True, f"{len(played)} games without a fault"))
             checks.append(_phases(preset_name, played, name))
         checks.extend(_exits(preset_name, procs))
+        # Every bot of these games is stopped: what is still re-parented here was left by the bot, though it
+        # dropped its mark and left its session (a clean environment, then setsid).
+        strays = proctree.kill_strays()
+        if strays:
+            checks.append(
+                Check(
+                    f"{preset_name}: exit",
+                    False,
+                    f"left {strays} process(es) running after it was stopped (outside its session, unmarked)",
+                    diagnose("protocol", "exited leaving processes").advice,
+                )
+            )
         ignored.extend(reason for reasons in seen.values() for reason in reasons)
         slowest = max([slowest, *(_slowest(record, name) for record in played)])
     checks.extend(_ignored_warnings(ignored))

@@ -21,6 +21,8 @@ from rookarena.wire.conversation import FaultKind
 log = logging.getLogger(__name__)
 
 STOP_WAIT = 5.0  # seconds: the most a stop waits for the kernel to reap a killed process or end a pipe
+SETTLE = 0.3  # seconds: the most a bot that exited is given for what was ending with it to end, before the rest
+# of its tree counts as left running
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 # The only variables of the referee's environment a bot sees; everything else (tokens, keys, paths to
@@ -154,7 +156,7 @@ async def end(process: trio.Process, token: str, grace: float, label: str) -> tu
     # session and the tree (setsid, then a double fork) is still found: re-parented to this process, its
     # subreaper, and marked with the bot's token.
     if process.returncode is not None:
-        tree = [pid for pid in bot_processes(process.pid, token) if pid != process.pid]
+        tree = await _settled(process.pid, token)
         left_behind = len(tree)
     else:
         tree = bot_processes(process.pid, token)
@@ -178,6 +180,18 @@ async def end(process: trio.Process, token: str, grace: float, label: str) -> tu
         proctree.forget(process.pid)
     await reap()
     return ended_by, left_behind
+
+
+async def _settled(pid: int, token: str) -> list[int]:
+    """What is left of a bot that exited on its own, once what was ending with it has ended: a sandbox's
+    own processes (bwrap's, its init) exit a moment after the bot, and are no process the bot left."""
+    tree = [found for found in bot_processes(pid, token) if found != pid]
+    with trio.move_on_after(SETTLE):
+        while tree:
+            await reap()
+            await trio.sleep(0.01)
+            tree = [found for found in bot_processes(pid, token) if found != pid]
+    return tree
 
 
 def kill_all(pids: Sequence[int]) -> None:

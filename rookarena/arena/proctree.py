@@ -166,7 +166,9 @@ def _tree(root: int, stats: list[tuple[int, list[bytes]]]) -> list[int]:
         parents[pid] = int(fields[1])
         if int(fields[3]) == root:
             found.add(pid)
-    frontier = [root]
+    # Walked from the root and from every process of its session: a session member's children may have
+    # left the session (setsid), and they are the bot's all the same.
+    frontier = [root, *found]
     children: dict[int, list[int]] = {}
     for pid, parent in parents.items():
         children.setdefault(parent, []).append(pid)

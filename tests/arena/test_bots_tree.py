@@ -137,6 +137,17 @@ async def test_processes_that_left_the_session_count_against_the_limit() -> None
     gone(marker)
 
 
+async def test_the_children_of_a_session_member_that_left_the_session_count_against_the_limit() -> None:
+    """A child that stays in the bot's session, alive, whose own children call setsid: they are neither in the
+    session nor re-parented, and were not counted (a fork bomb went through); they are the bot's all the same."""
+    marker = f"rookarena-nested-{uuid.uuid4().hex}"
+    limits = Limits(startup=5.0, grace=0.3, processes=6)
+    played = await play(adversary("nested", marker), FaultPolicy.FORFEIT, games=1, limits=limits)
+    faults = played[0]["faults"]
+    assert faults and faults[0]["kind"] == "limit" and "processes" in faults[0]["detail"], faults
+    gone(marker)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["orphans", "deaf", "daemon"])
 def test_rookarena_match_leaves_nothing_and_exits_without_a_traceback(mode: str, tmp_path: pathlib.Path) -> None:

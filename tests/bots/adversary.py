@@ -87,6 +87,12 @@ NAMES = (
 # A process that outlives the bot (a shell that waits; the arguments keep the test's marker on its command
 # line), and the same started so that its parent exits at once (a double fork: it is re-parented).
 SLEEPER = ["/bin/sh", "-c", 'sleep 60; : "$0"', *sys.argv[1:]]
+# Eight children that leave the session (setsid), started by a process that stays in it, alive.
+NEST = (
+    "import subprocess, sys, time\n"
+    "for _ in range(8): subprocess.Popen(sys.argv[1:], start_new_session=True)\n"
+    "time.sleep(60)"
+)
 DETACHED = ["/bin/sh", "-c", '(sleep 60; : "$0") & exit', *sys.argv[1:]]
 
 
@@ -276,6 +282,10 @@ def main() -> None:
                     subprocess.Popen(SLEEPER, start_new_session=True)
                 else:
                     double_fork(setsid=rng.random() < 0.5)
+                write(reply(message))
+            elif mode == "nested":  # once: a child that stays in the session, whose own children leave it
+                if not answered:
+                    subprocess.Popen([sys.executable, "-c", NEST, *SLEEPER])
                 write(reply(message))
             elif mode == "future-id":
                 write(reply(message))
