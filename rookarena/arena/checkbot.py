@@ -106,19 +106,9 @@ async def check_bot(
         if not failures:
             checks.append(Check(f"{preset_name}: games", True, f"{len(played)} games without a fault"))
             checks.append(_phases(preset_name, played, name))
-        checks.extend(_exits(preset_name, procs))
         # Every bot of these games is stopped: what is still re-parented here was left by the bot, though it
         # dropped its mark and left its session (a clean environment, then setsid).
-        strays = proctree.kill_strays()
-        if strays:
-            checks.append(
-                Check(
-                    f"{preset_name}: exit",
-                    False,
-                    f"left {strays} process(es) running after it was stopped (outside its session, unmarked)",
-                    diagnose("protocol", "exited leaving processes").advice,
-                )
-            )
+        checks.extend(_exits(preset_name, procs, proctree.kill_strays()))
         ignored.extend(reason for reasons in seen.values() for reason in reasons)
         slowest = max([slowest, *(_slowest(record, name) for record in played)])
     checks.extend(_ignored_warnings(ignored))
@@ -355,7 +345,18 @@ def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:
     return Check(f"{preset_name}: phases", False, detail, advice)
 
 
-def _exits(preset_name: str, procs: list[BotProcess]) -> list[Check]:
+def _exits(preset_name: str, procs: list[BotProcess], strays: int = 0) -> list[Check]:
+    """How the bot's processes ended after 'bye', and ``strays``: the processes found left behind once
+    they had all ended, outside their sessions and without their mark."""
+    if strays:
+        return [
+            Check(
+                f"{preset_name}: exit",
+                False,
+                f"left {strays} process(es) running after it was stopped (outside its session, without its mark)",
+                diagnose("protocol", "exited leaving processes").advice,
+            )
+        ]
     told = [proc for proc in procs if proc.told_bye]  # the others were stopped for a fault named above
     if not told:
         return []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import time
@@ -251,6 +252,20 @@ def test_rookarena_match_ends_what_a_bot_left_even_without_its_mark(tmp_path: pa
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
     assert result.returncode in (0, 3), result.stderr[-3000:]
     assert "Traceback" not in result.stderr
+    gone(marker)
+
+
+def test_check_bot_ends_what_a_bot_left_without_its_mark_and_fails_it(tmp_path: pathlib.Path) -> None:
+    """The same grandchild under `rookarena check-bot`: it ran on after check-bot had said the bot was
+    compliant; now check-bot kills it and names it."""
+    marker = f"rookarena-unmarked-{uuid.uuid4().hex}"
+    bot = f"{sys.executable} {ADVERSARY} unmarked 0 {marker}"
+    command = [sys.executable, "-m", "rookarena", "check-bot", bot, "--games", "1", "--rules", "tournament"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert result.returncode == 1, result.stdout + result.stderr[-3000:]
+    assert re.search(r"FAIL  tournament: exit: left \d+ process\(es\) running after it was stopped", result.stdout)
+    assert "PASS  tournament: exit" not in result.stdout, result.stdout
     gone(marker)
 
 
