@@ -19,6 +19,7 @@ import functools
 import itertools
 import os
 import signal
+from collections.abc import Sequence
 
 MARK = "ROOKARENA_BOT"  # the environment variable naming the bot a process belongs to
 PR_SET_CHILD_SUBREAPER = 36
@@ -195,6 +196,25 @@ def _stats(zombies: bool = False) -> list[tuple[int, list[bytes]]]:
         fields = stat[stat.rfind(b")") + 2 :].split()
         if len(fields) > 3 and (zombies or fields[0] != b"Z"):
             out.append((int(entry.name), fields))
+    return out
+
+
+PF_EXITING = 0x4  # a process's flag (the 9th field of /proc/PID/stat) while the kernel ends it
+
+
+def running(pids: Sequence[int]) -> list[int]:
+    """Those of ``pids`` that are alive and not already being ended by the kernel (a sandbox's init that
+    exits after the bot is one being ended: no process the bot left running)."""
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stream:
+                stat = stream.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 6 and fields[0] not in (b"Z", b"X") and not int(fields[6]) & PF_EXITING:
+            out.append(pid)
     return out
 
 

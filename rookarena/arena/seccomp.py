@@ -1,12 +1,17 @@
 """The system calls an isolated bot may not make: a seccomp filter for bubblewrap (``bwrap --seccomp``).
 
 Two sandboxes share the files of the system and of the bot's own directory (read-only, but the same
-files), and some calls let one process see what another does with a file it merely reads: a record lock
-(``fcntl`` F_SETLK, ``flock``) is seen by any process that tests for it, ``inotify`` and ``dnotify`` report
-another process's reads, and ``mincore``/``cachestat`` tell which pages of a file are in memory. Two
-partners (or two entries) could pass a hand through any of them. Under the filter, taking a lock succeeds
-and takes nothing (a bot alone in its sandbox loses nothing by it), testing for one and the rest fail with
-an error, and the 32-bit system call interfaces, which would number the calls otherwise, fail as well.
+files) and the kernel, and some calls let one process see what another does: a record lock (``fcntl``
+F_SETLK, ``flock``) is seen by any process that tests for it, a lease fails while another process has the
+file open, ``inotify``, ``dnotify`` and ``fanotify`` report another process's reads and opens,
+``mincore``, ``cachestat`` and ``preadv2`` tell which pages of a file are in memory, the kernel's keys
+are listed host-wide, and ``io_setup`` adds to a host-wide count. Two partners (or two entries) could
+pass a hand through any of them. Under the filter, taking a lock succeeds and takes nothing (a bot alone
+in its sandbox loses nothing by it), and the rest fail with an error, as do ``io_uring`` (whose
+operations would not pass through the filter) and the 32-bit system call interfaces, which would number
+the calls otherwise. What stays open is what any two programs on one machine share: how busy it is,
+which pages of a shared file it has in memory (by timing reads), host-wide counts; docs/league.md §8 says
+what that means for partners.
 
 The filter is classic BPF for x86-64 (:data:`ARCH`); on other machines :func:`program` gives None and the
 sandbox goes without it (docs/league.md §8 says so).
@@ -31,7 +36,17 @@ CALLS = {
     27: NO_CALL,  # mincore
     253: NO_CALL,  # inotify_init
     294: NO_CALL,  # inotify_init1
+    300: NO_CALL,  # fanotify_init (its unprivileged mode reports another process's opens by name)
+    301: NO_CALL,  # fanotify_mark
     451: NO_CALL,  # cachestat
+    248: NO_CALL,  # add_key (the kernel's keys are listed host-wide in /proc/keys, and may be made readable)
+    249: NO_CALL,  # request_key
+    250: NO_CALL,  # keyctl
+    206: NO_CALL,  # io_setup (adds to the host-wide count in /proc/sys/fs/aio-nr)
+    425: NO_CALL,  # io_uring_setup (its operations would not pass through this filter)
+    426: NO_CALL,  # io_uring_enter
+    427: NO_CALL,  # io_uring_register
+    327: NO_CALL,  # preadv2 (RWF_NOWAIT tells whether a page of a file is in memory)
 }
 FCNTL = 72
 # fcntl's commands (its second argument), and what the filter makes each return.
@@ -43,6 +58,8 @@ FCNTL_COMMANDS = {
     5: ERRNO | errno.ENOLCK,  # F_GETLK
     36: ERRNO | errno.ENOLCK,  # F_OFD_GETLK
     1026: ERRNO | errno.EINVAL,  # F_NOTIFY (dnotify)
+    1024: ERRNO | errno.EINVAL,  # F_SETLEASE (a write lease fails while any other process has the file open)
+    1025: ERRNO | errno.EINVAL,  # F_GETLEASE
 }
 # Offsets in struct seccomp_data: the call's number, the machine, the low half of the second argument.
 NR, ARCH_AT, ARG1 = 0, 4, 24

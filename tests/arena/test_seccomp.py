@@ -106,6 +106,13 @@ page = mmap.mmap(-1, 4096)
 where = ctypes.c_void_p(ctypes.addressof(ctypes.c_char.from_buffer(page)))
 vec = ctypes.create_string_buffer(1)
 attempt("mincore", lambda: checked(libc.mincore(where, ctypes.c_size_t(4096), vec), "mincore"))
+attempt("add_key", lambda: checked(libc.syscall(248, b"user", b"rook:x", b"hand", 4, -2), "add_key"))
+attempt("keyctl", lambda: checked(libc.syscall(250, 0, -2, 0, 0, 0), "keyctl"))
+attempt("fanotify", lambda: checked(libc.syscall(300, 0x200, 0), "fanotify_init"))
+params = ctypes.create_string_buffer(120)
+attempt("io_uring", lambda: checked(libc.syscall(425, 1, params), "io_uring_setup"))
+attempt("io_setup", lambda: checked(libc.syscall(206, 1, ctypes.byref(ctypes.c_ulong(0))), "io_setup"))
+attempt("lease", lambda: fcntl.fcntl(f, 1024, fcntl.F_RDLCK))
 def sysctl():
     with open("/proc/sys/vm/swappiness", "r+") as s:
         s.write(s.read())
@@ -134,4 +141,7 @@ def test_an_isolated_bot_cannot_use_a_shared_file_as_a_channel_nor_change_the_ke
     assert said["inotify"] == ["error", errno.ENOSYS]
     assert said["mincore"] == ["error", errno.ENOSYS]
     assert said["sysctl"] == ["error", errno.EROFS]
+    for call in ("add_key", "keyctl", "fanotify", "io_uring", "io_setup"):
+        assert said[call] == ["error", errno.ENOSYS], (call, said[call])
+    assert said["lease"] == ["error", errno.EINVAL]
     assert said["child"] == ["ok", "7"] and said["write"] == ["ok", 1]
