@@ -63,7 +63,7 @@ def league_rate(text: str, isolated: bool, scratch: pathlib.Path) -> float:
     if isolated:
         text = text.replace("bots:\n", "isolation: bwrap\nbots:\n", 1)
     else:
-        text = text.replace("process_per_game: true\n", "")
+        text = text.replace("process_per_game: true\n", "").replace("process_per_game: false\n", "")
     path = scratch / "bench.yaml"
     path.write_text(text, encoding="utf-8")
     loaded = config.load(path)
@@ -84,7 +84,9 @@ def leagues(games: int) -> dict[str, str]:
         return f"  - {{name: {name}, command: [{sys.executable}, -m, rookarena.randombot, '{salt}']}}\n"
 
     return {
-        "long league": f"name: long\ngames: {games}\nseed: 5\nbots:\n{bot('a', 1)}{bot('b', 2)}",
+        # (isolation plays a process per game unless told otherwise: here its processes play on, as the plain side's)
+        "long league": f"name: long\ngames: {games}\nseed: 5\nprocess_per_game: false\nbots:\n"
+        f"{bot('a', 1)}{bot('b', 2)}",
         "short units": "name: short\ngames: 2\nseed: 5\nreuse: false\nbots:\n"
         + "".join(bot(name, n) for n, name in enumerate("abcd")),
         "a process per game": f"name: fresh\ngames: {games}\nseed: 5\nprocess_per_game: true\nbots:\n"
