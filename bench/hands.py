@@ -94,12 +94,13 @@ class Oracle:
     def __init__(self, which: str) -> None:
         self.which = which
         self.game: Game | None = None
+        self.deck: Deck | None = None  # the game's, made once a game
         self.sampled = sample_fitting
 
     def fitting(self, knowledge: Knowledge, rng: Any, misfits: Any, grouped: bool = False) -> list[list[int]]:
         held = self.sampled(knowledge, rng, misfits, grouped)
-        assert self.game is not None
-        deck = Deck.of(self.game.rules)
+        assert self.game is not None and self.deck is not None
+        deck = self.deck
         true = [[deck.index[str(card)] for card in hand] for hand in self.game.hands]
         true.append([deck.index[str(card)] for card in self.game.discards])
         seat = knowledge.seat
@@ -118,7 +119,8 @@ class Oracle:
 
     def watch(self, game: Game, seat: int, answer: str, legal: list[str]) -> None:
         """``play_game``'s check: the game object, the same one (changed in place) for all of its decisions."""
-        self.game = game
+        if game is not self.game:
+            self.game, self.deck = game, Deck.of(game.rules)
 
 
 def search_arguments(parser: argparse.ArgumentParser, deals: int, seed: int) -> None:

@@ -69,6 +69,7 @@ KEEPER = ("/bin/sh", "-c", '"$0" "$@"; exit "$?"')
 # own printf fills: no file to write, none to clean up. The bot's input goes on as descriptor 0.
 FILTERED_KEEPER = ("/bin/sh", "-c", 'f=$1; shift; exec 5<&0; printf "$f" | "$0" "$@" 3<&0 0<&5 5<&-; exit "$?"')
 FILTER = seccomp.program()
+FILTER_FORMAT = seccomp.printf_format(FILTER) if FILTER is not None else ""  # (written once, used by every command)
 
 
 class IsolationError(RookError):
@@ -201,7 +202,7 @@ def _keeper(bwrap: str) -> list[str]:
     """The words that start bwrap, under its keeper shell, with the seccomp filter where there is one."""
     if FILTER is None:
         return [*KEEPER, bwrap]
-    return [*FILTERED_KEEPER, bwrap, seccomp.printf_format(FILTER), "--seccomp", "3"]
+    return [*FILTERED_KEEPER, bwrap, FILTER_FORMAT, "--seccomp", "3"]
 
 
 def runs_in_sight(directory: pathlib.Path, bot: str, most: int = SEARCH_MOST) -> list[pathlib.Path]:

@@ -185,12 +185,10 @@ async def end(process: trio.Process, token: str, grace: float, label: str) -> tu
 async def _settled(pid: int, token: str) -> list[int]:
     """What is left of a bot that exited on its own, once what was ending with it has ended: a sandbox's
     own processes (bwrap's, its init) exit a moment after the bot, and are no process the bot left."""
-    tree = proctree.running([found for found in bot_processes(pid, token) if found != pid])
     with trio.move_on_after(SETTLE):
-        while tree:
+        while tree := proctree.running([found for found in bot_processes(pid, token) if found != pid]):
             await reap()
             await trio.sleep(0.01)
-            tree = proctree.running([found for found in bot_processes(pid, token) if found != pid])
     return tree
 
 

@@ -188,15 +188,21 @@ def _stats(zombies: bool = False) -> list[tuple[int, list[bytes]]]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stream:
-                stat = stream.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
+        fields = _fields(int(entry.name))
         if len(fields) > 3 and (zombies or fields[0] != b"Z"):
             out.append((int(entry.name), fields))
     return out
+
+
+def _fields(pid: int) -> list[bytes]:
+    """The fields of ``/proc/PID/stat`` after the command name (which may hold spaces); none when the
+    process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stream:
+            stat = stream.read()
+    except OSError:
+        return []
+    return stat[stat.rfind(b")") + 2 :].split()
 
 
 PF_EXITING = 0x4  # a process's flag (the 9th field of /proc/PID/stat) while the kernel ends it
@@ -207,12 +213,7 @@ def running(pids: Sequence[int]) -> list[int]:
     exits after the bot is one being ended: no process the bot left running)."""
     out = []
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stream:
-                stat = stream.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
+        fields = _fields(pid)
         if len(fields) > 6 and fields[0] not in (b"Z", b"X") and not int(fields[6]) & PF_EXITING:
             out.append(pid)
     return out

@@ -136,7 +136,6 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
     dropped (and, with ``repair``, cut from the file so appends start on a clean line)."""
     if not path.exists():
         return set()
-    ids: set[str] = set()
     gate = GameIds()  # a record of another league or match added to the file is refused here, before any game
     good = 0
     with path.open("rb") as stream:
@@ -149,12 +148,11 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
                 break
             if record is not None and "game_id" in record:
                 gate.first(record, path)
-                ids.add(str(record["game_id"]))
             good += len(line)
     if repair and good < path.stat().st_size:
         with path.open("r+b") as stream:
             stream.truncate(good)
-    return ids
+    return gate.ids()
 
 
 def note_placement(out_dir: pathlib.Path, pin: str, cpus: list[int] | None, tracking: str | None = None) -> None:

@@ -98,6 +98,10 @@ class GameIds:
         self._seen: dict[str, tuple[int, str]] = {}
         self._league: tuple[str, str, str] | None = None  # the first game's league, its id and its file
 
+    def ids(self) -> set[str]:
+        """The ids of the games read so far."""
+        return set(self._seen)
+
     def first(self, record: Mapping[str, Any], path: pathlib.Path) -> bool:
         """Whether ``record`` (read from ``path``) is the first of its game."""
         game_id = str(record.get("game_id"))
