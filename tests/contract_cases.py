@@ -18,7 +18,7 @@ END = "<!-- end of fault table -->"
 @dataclasses.dataclass(frozen=True, slots=True)
 class Case:
     name: str
-    when: str  # scripted_bot.py's WHEN: hello, bidding, discard, trump, play, twice, noflush, linger
+    when: str  # scripted_bot.py's WHEN: hello, bidding, discard, trump, play, twice, noflush, linger, stop
     line: str  # scripted_bot.py's LINE
     verdict: str  # a fault class, "ignored" (logged, not a fault) or "accepted"
     detail: str  # words of the referee's message
@@ -301,6 +301,16 @@ CASES = [
         "no hello",
         "flush stdout",
         shown="the hello, stuck in the bot's stdout buffer",
+        schema="-",
+    ),
+    Case(
+        "a stopped process",
+        "stop",
+        "",
+        "timeout",
+        "a process of the bot was stopped (state T",
+        "never stop the bot's processes",
+        shown="(the bot's process is stopped: kill -STOP, Ctrl-Z, a debugger)",
         schema="-",
     ),
     Case(

@@ -317,18 +317,14 @@ class BotProcess:
         self.conversation.abandon()
         if self.fault is not None:
             return self.fault  # a limit stopped it meanwhile: that is the cause
-        if self._input_closed():  # it closed its input after the request went into the pipe: never to be read
+        if kernel.input_closed(self._stdin_fd):  # it closed its input after the request was sent: never to be read
             return self._fail(Fault(FaultKind.CRASH, CLOSED_INPUT))
         detail = f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s"
+        if self.process is not None and kernel.stopped(self.process.pid, self.token):
+            detail += f"; {kernel.STOPPED}"
         if waiting:  # the count only: the detail goes to every bot, the line (its own words) to the record
             detail += f"; {len(waiting)} bytes of a line were waiting without their newline"
         return Fault(FaultKind.TIMEOUT, detail, waiting.decode(errors="replace"))
-
-    def _input_closed(self) -> bool:
-        """Whether every reader of the bot's stdin has closed it (the pipe's write end then polls as an error)."""
-        poller = select.poll()
-        poller.register(self._stdin_fd, select.POLLOUT)
-        return any(mask & select.POLLERR for _, mask in poller.poll(0))
 
     async def _watch_exit(self) -> None:
         """Wait for the bot's own process to end (its pidfd becomes readable), and cut short any wait for its

@@ -7,6 +7,7 @@ import errno
 import logging
 import os
 import resource
+import select
 import signal
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -190,6 +191,23 @@ async def _settled(pid: int, token: str) -> list[int]:
             await reap()
             await trio.sleep(0.01)
     return tree
+
+
+def input_closed(fd: int) -> bool:
+    """Whether every reader of a bot's stdin (whose pipe's write end is ``fd``) has closed it: the write end
+    then polls as an error."""
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(mask & select.POLLERR for _, mask in poller.poll(0))
+
+
+# What a timeout's detail adds when a process of the bot was stopped (it could not have answered).
+STOPPED = "a process of the bot was stopped (state T: SIGSTOP, SIGTSTP or a debugger)"
+
+
+def stopped(pid: int, token: str) -> bool:
+    """Whether a process of the bot started as ``pid`` is stopped by a signal or traced (state T or t)."""
+    return any(proctree.state(found) in (b"T", b"t") for found in bot_processes(pid, token))
 
 
 def kill_all(pids: Sequence[int]) -> None:

@@ -205,6 +205,12 @@ def _fields(pid: int) -> list[bytes]:
     return stat[stat.rfind(b")") + 2 :].split()
 
 
+def state(pid: int) -> bytes:
+    """A process's state letter (``R``, ``S``, ``T``, ``Z``, ...); empty when it is gone."""
+    fields = _fields(pid)
+    return fields[0] if fields else b""
+
+
 PF_EXITING = 0x4  # a process's flag (the 9th field of /proc/PID/stat) while the kernel ends it
 
 

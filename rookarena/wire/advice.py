@@ -82,6 +82,10 @@ NUL = (
     "a line held a NUL byte ('\\0'): write a string's characters only, not the zero that ends it in C (write "
     "strlen(s) bytes, or use fputs/printf; never strlen(s) + 1 or sizeof the buffer)"
 )
+STOPPED = (
+    "a stopped process cannot answer: never stop the bot's processes (kill -STOP, Ctrl-Z in a terminal that runs "
+    "the bot) while it plays; to step through a bot in a debugger, raise the move time and bank"
+)
 ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
 COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action": "pass", "comment": "weak hand"}'
 # The PROTOCOL.md section each piece of advice comes from.
@@ -104,6 +108,7 @@ SECTIONS = {
     EXIT: "§10",
     CHILDREN: "§10",
     SLOW: "§8",
+    STOPPED: "§8",
     REPLIES_BUFFERED: "§2",
     READ_ALL: "§2",
     EXITED_EARLY: "§10",
@@ -200,6 +205,8 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
             return Cause(f"{detail}; meanwhile {reason}", STALE)
     if "without their newline" in detail:
         return Cause(detail, NEWLINE)
+    if "was stopped (state T" in detail:
+        return Cause(detail, STOPPED)
     if "without having written a line" in detail:
         return Cause(detail, READ_ALL)
     if "hello" in detail:

@@ -4,7 +4,8 @@ Usage: scripted_bot.py WHEN LINE [MARKER]. WHEN is ``hello`` (LINE replaces the 
 (``bidding``, ``discard``, ``trump``, ``play``: LINE replaces the reply to the first request of that
 phase), ``passer`` (it passes whenever it may, so it never wins an auction), ``twice`` (the first
 reply is sent twice), ``noflush`` (stdout is never flushed, as a C program's
-is not when it forgets ``fflush``) or ``linger`` (the bot ignores ``bye`` and the end of its input).
+is not when it forgets ``fflush``), ``linger`` (the bot ignores ``bye`` and the end of its input) or
+``stop`` (it stops itself with SIGSTOP at its first request of the play).
 LINE may hold ``\\n`` and these placeholders, filled from the request:
 
     {id} {id-1} {id+1000}     the request's id, the previous request's, one never sent (the id plus 1000)
@@ -21,6 +22,8 @@ find processes left behind).
 
 import io
 import json
+import os
+import signal
 import sys
 import time
 
@@ -85,6 +88,8 @@ def main() -> None:
             if WHEN == "passer" and "pass" in legal:
                 send(json.dumps({"id": message["id"], "action": "pass"}))
                 continue
+            if WHEN == "stop" and phase(legal) == "play":
+                os.kill(os.getpid(), signal.SIGSTOP)
             if not fired and phase(legal) == WHEN:
                 fired = True
                 send(fill(LINE, message, last))

@@ -66,7 +66,7 @@ CASES = [
     ("illegal", "illegal", "bid 999"),
     ("endless-line", "limit", "line: longer than"),
     ("slow-start", "timeout", "hello"),
-    ("freeze", "timeout", "no reply"),
+    ("freeze", "timeout", "a process of the bot was stopped (state T"),
 ]
 
 
