@@ -8,11 +8,38 @@ command (``tools`` the views and tools around the results); ``text`` writes what
 
 from __future__ import annotations
 
-import importlib
+import contextlib
+import os
+import signal
 import sys
-from typing import Any
+from types import FrameType
 
-from rookarena.cli.group import main
+STOPPED = b"stopped: interrupted (Ctrl-C)\n"
+
+
+def _interrupted_early(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C while the program is still loading: the line a command prints when stopped, no traceback."""
+    with contextlib.suppress(OSError):
+        os.write(2, STOPPED)
+    raise SystemExit(130)
+
+
+def _run_as_program() -> bool:
+    """Whether this process is the ``rookarena`` program (its script, or ``python -m rookarena``), not a
+    program that imports the package."""
+    started = os.path.abspath(getattr(sys.modules.get("__main__"), "__file__", None) or "")
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.basename(started) == "rookarena" or started == os.path.join(package, "__main__.py")
+
+
+# The commands restore Python's own Ctrl-C (a KeyboardInterrupt) once they are loaded (group.RookGroup._invoke).
+if _run_as_program() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_early)
+
+import importlib  # noqa: E402 (after the Ctrl-C of loading is in place)
+from typing import Any  # noqa: E402
+
+from rookarena.cli.group import main  # noqa: E402
 
 __all__ = ["_bot_name", "load_rules", "main", "render_standings", "write_standings"]
 

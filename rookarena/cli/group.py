@@ -10,6 +10,7 @@ import importlib
 import io
 import math
 import os
+import signal
 import sys
 from typing import Any
 
@@ -73,6 +74,8 @@ class _Commands(click.Group):
 
     def _invoke(self, ctx: click.Context) -> Any:
         try:
+            if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # the Ctrl-C of loading
+                signal.signal(signal.SIGINT, signal.default_int_handler)  # (rookarena.cli): the commands' own next
             return super().invoke(ctx)
         except KeyboardInterrupt:  # Ctrl-C before a command set up its own stop (click would say "Aborted!", 1)
             with contextlib.suppress(OSError, ValueError):
