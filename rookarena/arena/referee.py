@@ -113,7 +113,7 @@ class Referee:
             "type": "game_over",
             "winner": 1 - seat % 2,
             "scores": list(self.game.scores),
-            "reason": forfeit_reason(fault),
+            "reason": forfeit_notice(fault),
         }
 
     def _start_messages(self) -> list[list[dict[str, Any]]]:
@@ -350,4 +350,11 @@ def forfeit_record(
 
 
 def forfeit_reason(fault: dict[str, Any]) -> str:
-    return f"forfeit: seat {fault['seat']} ({fault['bot']}) {fault['kind']}: {fault['detail']}"
+    """The record's reason for a forfeit: the fault's detail, for the organiser."""
+    return f"{forfeit_notice(fault)}: {fault['detail']}"
+
+
+def forfeit_notice(fault: dict[str, Any]) -> str:
+    """What the bots are told of a forfeit: the seat, its name and the fault's class, never the detail (an
+    illegal reply's detail lists the seat's legal cards, and quotes what the bot wrote)."""
+    return f"forfeit: seat {fault['seat']} ({fault['bot']}) {fault['kind']}"
