@@ -21,7 +21,7 @@ from typing import Any
 
 from rookarena.wire import VERSION
 from rookarena.wire.records import derive_seed
-from rookarena.wire.replies import clean_comment, comment_problem, describe, reply_problems
+from rookarena.wire.replies import Number, clean_comment, comment_problem, describe, reply_problems, whole
 
 DEFAULT_MAX_LINE = 64 * 1024
 REQUEST_ID_BITS = 53  # request ids are exact in every JSON reader (IEEE doubles hold 53-bit integers)
@@ -310,7 +310,7 @@ class Conversation:
             problems = reply_problems(message)
             if problems:
                 return ProtocolFault(FaultKind.MALFORMED, "; ".join(problems), text)
-            request_id = int(request_id)  # 7.0 is the integer 7, as in JSON Schema (PROTOCOL.md §6)
+            request_id = whole(request_id)  # 7.0 is the integer 7, as in JSON Schema (PROTOCOL.md §6)
         comment: Any = message.get("comment")
         if comment is not None:  # rare: most replies carry none, and cost this one lookup
             problem = comment_problem(comment)
@@ -347,7 +347,7 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 # RFC 8259 and no more: no NaN or Infinity, no object with a key twice (which value counts is not defined).
-_STRICT = json.JSONDecoder(parse_constant=_constant, object_pairs_hook=_object)
+_STRICT = json.JSONDecoder(parse_float=Number, parse_constant=_constant, object_pairs_hook=_object)
 
 
 def _quote(raw: bytes) -> str:

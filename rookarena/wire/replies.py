@@ -44,6 +44,8 @@ def describe(value: Any) -> str:
         return f"the string {_clip(value)!r}"
     if isinstance(value, int):
         return f"the integer {_clip(str(value))}"
+    if isinstance(value, Number):
+        return f"the number {_clip(value.text)}"
     if isinstance(value, float):
         return f"the number {_clip(json.dumps(value))}"
     if isinstance(value, list):
@@ -88,11 +90,48 @@ def clean_comment(text: str) -> str | None:
     return text or None
 
 
+class Number(float):
+    """A JSON number written with a fraction or an exponent, as the referee reads it (``parse_float``): its
+    float, and the text it was written as, from which whether it is an integer is decided exactly
+    (``3476862797083632.0000001`` is a float's integer, not JSON Schema's)."""
+
+    text: str
+
+    def __new__(cls, text: str) -> Number:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
+# The most digits an id is read with; a longer integer (1e400) is an id never sent.
+ID_DIGITS = 30
+
+
+def whole(value: Any) -> int | str | None:
+    """A reply's id as the integer it is (``7``, ``7.0``, ``7e0``), or its text when it is an integer of more
+    than ``ID_DIGITS`` digits written with an exponent (an id never sent); None when it is not an integer
+    as JSON Schema counts them."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Number):
+        import decimal  # noqa: PLC0415 (rare: only ids written as 7.0 or 7e0 come here)
+
+        exact = decimal.Decimal(value.text)  # (read exactly, and only with operations that never round)
+        _, digits, exponent = exact.as_tuple()
+        assert isinstance(exponent, int)  # a JSON number is finite
+        if exponent < 0 and any(digits[exponent:]):
+            return None  # a fraction
+        return int(exact) if exact.is_zero() or exact.adjusted() < ID_DIGITS else value.text
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 def _integer(value: Any) -> bool:
     """Whether a JSON value is an integer as JSON Schema counts them: ``7``, and ``7.0`` or ``7e0`` too."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    return whole(value) is not None
 
 
 def _canonical(text: str) -> str | None:
