@@ -8,6 +8,7 @@ fills the disk). Every wait has a deadline; every failure becomes a :class:`Faul
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import os
@@ -33,7 +34,10 @@ log = logging.getLogger(__name__)
 READ_CHUNK = 65536
 QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without parking the task
 YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
-EARLY_MAX = 1 << 22  # bytes a bot may write while no request is open before it is stopped for flooding
+EARLY_MAX = 1 << 22  # bytes a bot may write from one request to the next (one reply) before it is stopped
+# Lines the referee ignores from one request to the next before the bot is stopped (a flood of short lines, read
+# one by one, would outlast any deadline and end as a timeout, not as the limit it is).
+IGNORED_MAX = 10_000
 KEPT_IGNORED = 100  # ignored lines whose reasons are kept (and logged); the rest are only counted
 # A bot that closed its stdin can never read a request again: a crash, like one that closes its stdout (a bot
 # that only stops reading, so that the pipe fills, is a timeout).
@@ -63,7 +67,8 @@ class BotProcess:
         self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
         self.ignored_count = 0
         self._log = StderrLog(log_path, label)
-        self._pending: list[Event] = []
+        self._pending: collections.deque[Event] = collections.deque()
+        self._unasked = self._unheard = 0  # bytes read, and lines ignored, since the last request was sent
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
         self.left_behind = 0  # processes of its session still running after it exited on its own
         self.told_bye = False  # 'bye' was sent while it could be talked to: how it then ends is its own doing
@@ -96,12 +101,8 @@ class BotProcess:
             self.process = await kernel.spawn(self.spec.command, self.spec.cwd, env, self.limits)
         except kernel.SPAWN_ERRORS as exc:
             self._drain_done.set()
-            return self._fail(
-                Fault(
-                    FaultKind.CRASH,
-                    f"cannot start {self.spec.command[0]!r}: {kernel.why(exc, self.spec.command, self.spec.cwd)}",
-                )
-            )
+            why = kernel.why(exc, self.spec.command, self.spec.cwd)
+            return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {why}"))
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
         proctree.started(self.process.pid)
         self._stdin_fd, self._stdout_fd = kernel.fd_of(self.process.stdin), kernel.fd_of(self.process.stdout)
@@ -132,9 +133,7 @@ class BotProcess:
 
     async def send_raw(self, data: bytes, timeout: float) -> Fault | None:
         """Write encoded lines (see :meth:`send`)."""
-        if self.fault is not None:
-            return self.fault
-        return await self._write(data, time.perf_counter(), timeout)
+        return self.fault if self.fault is not None else await self._write(data, time.perf_counter(), timeout)
 
     async def _write(self, data: bytes, started: float, timeout: float) -> Fault | None:
         """Write ``data`` within ``timeout`` seconds of ``started`` (a ``time.perf_counter()``).
@@ -154,11 +153,9 @@ class BotProcess:
             return None
         assert self.process is not None and self.process.stdin is not None
         with trio.move_on_after(max(0.0, timeout - (time.perf_counter() - started))) as scope:
-            try:
+            # A closed pipe: the exit status says why, below, outside the deadline.
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                 await self.process.stdin.send_all(data[sent:])
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                pass  # the pipe is closed: the exit status says why, below, outside the deadline
-            else:
                 return None
         if scope.cancelled_caught:
             # Part of a line may be in the pipe: nothing more can be said to this bot, so it is gone.
@@ -179,11 +176,11 @@ class BotProcess:
         """
         if self.fault is not None:
             return self.fault, 0.0
-        early = self._take_early()
-        if early is not None:
+        if (early := self._take_early()) is not None:
             return early, 0.0
         data = before + request(self.conversation.begin_request(request_id))
         started = time.perf_counter()
+        self._unasked = self._unheard = 0
         try:
             fault = await self._write(data, started, timeout)
             if fault is None:
@@ -195,13 +192,10 @@ class BotProcess:
             self.conversation.abandon()
 
     def _take_early(self) -> Fault | None:
-        """Read what the bot wrote since its last reply, before the next request is sent.
-
-        Those lines are judged while no request is open, so a reply is only ever matched with the request
-        that was outstanding when it arrived: a guessed id for a request not yet sent is ignored, however the
-        reads happen to split. A bot that writes more than ``EARLY_MAX`` bytes unasked is stopped.
-        """
-        poller, fd, read = self._poller, self._stdout_fd, 0
+        """Read what the bot wrote since its last reply, before the next request is sent: those lines are judged
+        while no request is open, so a reply is only ever matched with the request that was outstanding when
+        it arrived (a guessed id for a request not yet sent is ignored, however the reads happen to split)."""
+        poller, fd = self._poller, self._stdout_fd
         while poller.poll(0):
             try:
                 data = os.read(fd, READ_CHUNK)
@@ -211,22 +205,34 @@ class BotProcess:
                 data = b""
             if not data:
                 return None  # end of output: the next read reports it, with the exit status
-            read += len(data)
+            if flood := self._flooded(data):
+                return flood
             for event in self.conversation.receive_data(data):
-                if isinstance(event, Ignored):
-                    self._ignore(event)
-                elif isinstance(event, ProtocolFault):  # a reply is never taken while no request is open
+                if isinstance(event, Ignored) and (flood := self._ignore(event)):
+                    return flood
+                if isinstance(event, ProtocolFault):  # a reply is never taken while no request is open
                     return self._fail(Fault(event.kind, event.detail, event.line))
-            if read > EARLY_MAX:
-                self._over_limit(f"output: wrote more than {EARLY_MAX} bytes while no request was open")
-                return self.fault
         return None
 
-    def _ignore(self, event: Ignored) -> None:
+    def _flooded(self, data: bytes) -> Fault | None:
+        """Count the bytes read; past ``EARLY_MAX`` since the last request was sent, stop the bot."""
+        self._unasked += len(data)
+        if self._unasked > EARLY_MAX:
+            self._over_limit(f"output: more than {EARLY_MAX} bytes between two requests")
+            return self.fault
+        return None
+
+    def _ignore(self, event: Ignored) -> Fault | None:
+        """Log an ignored line; past ``IGNORED_MAX`` since the last request was sent, stop the bot."""
         self.ignored_count += 1
+        self._unheard += 1
         if len(self.ignored) < KEPT_IGNORED:
             self.ignored.append(event.reason)
             log.info("%s: ignored %s: %r", self.label, event.reason, event.line[:200])
+        if self._unheard > IGNORED_MAX:
+            self._over_limit(f"output: more than {IGNORED_MAX} ignored lines between two requests")
+            return self.fault
+        return None
 
     async def _next_event(self, started: float, timeout: float, waiting_for: str) -> Hello | Reply | Fault:
         """The next hello or reply (ignored lines are logged and skipped), or a fault, within ``timeout``
@@ -248,9 +254,10 @@ class BotProcess:
         last_look = False
         while True:
             while pending:
-                event = pending.pop(0)
+                event = pending.popleft()
                 if isinstance(event, Ignored):
-                    self._ignore(event)
+                    if flood := self._ignore(event):
+                        return flood
                     continue
                 if isinstance(event, ProtocolFault):
                     return self._fail(Fault(event.kind, event.detail, event.line))
@@ -299,6 +306,8 @@ class BotProcess:
                         await self._exit_fault(f"closed its output while the referee awaited {waiting_for}")
                     )
                 )
+            if flood := self._flooded(data):
+                return flood
             pending.extend(self.conversation.receive_data(data))
             now = time.perf_counter()
 
@@ -413,14 +422,8 @@ class BotProcess:
             assert self.process is not None and self.process.stderr is not None
             stream = self.process.stderr
             self._log.open()
-            with self._drain_scope:
-                while True:
-                    try:
-                        data = await stream.receive_some(READ_CHUNK)
-                    except (trio.BrokenResourceError, trio.ClosedResourceError):
-                        break
-                    if not data:
-                        break
+            with self._drain_scope, contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                while data := await stream.receive_some(READ_CHUNK):
                     self._take_stderr(data)
         finally:
             self._log.close(self.stderr_dropped)

@@ -170,6 +170,8 @@ def _diagnose(
             return Cause(detail, "end every message with '\\n', and keep lines under 64 KiB")
         if detail.startswith("stderr"):
             return Cause(detail, "the bot writes too much to stderr: log less")
+        if detail.startswith("output"):
+            return Cause(detail, f"write one reply to each request and nothing else: {LOGS}")
         return Cause(detail, "the bot used more than the league allows (see the limit named)")
     if kind == "crash":
         if "without their newline" in detail:

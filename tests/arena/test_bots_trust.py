@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import pathlib
+import random
 import sys
 import textwrap
 import time
@@ -181,3 +182,54 @@ async def test_a_stop_is_bounded_even_when_cancelled(tmp_path: pathlib.Path) -> 
     assert bot.ended_by == "sigkill"
     await trio.sleep(0.2)
     assert processes_with(marker) == []
+
+
+FLOODS = {
+    "empty lines": b"\n",
+    "stale replies": b'{"id": 1, "action": "pass"}\n',
+    "long stale replies": b'{"id": 1, "action": "pass", "comment": "' + b"x" * 60_000 + b'"}\n',
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(6))
+async def test_a_flood_between_two_requests_is_a_limit_fault_however_it_is_made(
+    case: int, tmp_path: pathlib.Path
+) -> None:
+    """Past 4 MiB, or past 10,000 ignored lines, from one request to the next: the bot is stopped for the
+    limit, never timed out for the time the referee spent reading its flood (seeded: the lines, their number,
+    whether they come before the reply, with it open, or after it, while no request is open)."""
+    rng = random.Random(case)
+    what = rng.choice(sorted(FLOODS))
+    line = FLOODS[what]
+    count = (
+        int(rng.uniform(4.5, 12) * (1 << 20) / len(line))
+        if what == "long stale replies"
+        else rng.randint(10_001, 400_000)
+    )
+    when = rng.choice(["before", "after"])
+    command = script_bot(
+        tmp_path,
+        f"""\
+        flood = {line!r} * {count}
+        if {when!r} == "before":
+            sys.stdout.buffer.write(flood); sys.stdout.flush()
+        send({{"id": message["id"], "action": message["legal"][0]}})
+        if {when!r} == "after":
+            sys.stdout.buffer.write(flood); sys.stdout.flush()
+        """,
+    )
+    outcomes: list[Reply | Fault] = []
+    async with trio.open_nursery() as nursery:
+        bot = await started(command, nursery)
+        for _ in range(3):
+            with trio.fail_after(30):
+                reply, _ = await bot.ask(request(["pass", "bid 70"]), next(IDS), 1.0)
+            outcomes.append(reply)
+            if isinstance(reply, Fault):
+                break
+        await bot.stop()
+    fault = outcomes[-1]
+    assert isinstance(fault, Fault), (what, when, count, outcomes)
+    assert fault.kind is FaultKind.LIMIT and fault.detail.startswith("output: more than"), (what, when, fault)
+    assert "between two requests" in fault.detail
