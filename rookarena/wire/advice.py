@@ -288,10 +288,16 @@ def ignored_cause(reason: str) -> Cause:
     """A warning's cause: why the referee ignored one of the bot's lines (compliant, but fragile)."""
     if reason == "empty line":
         return Cause("empty lines on stdout", "write only messages to stdout; an empty line is ignored today")
-    if "no request was open" in reason or "(stale)" in reason:
+    if "(stale)" in reason:
         return Cause(
             "replies to a request already answered or timed out (answering twice, or late)",
             "send exactly one reply per request, with its id; a late reply is never applied",
+        )
+    if "no request was open" in reason:
+        return Cause(
+            "replies sent when no request was open, with an id never sent (a reply before any request?)",
+            "write a reply only to answer an 'act' request, after it arrives, with its id; the other "
+            "messages need no answer",
         )
     if "(unknown)" in reason:
         return Cause("replies with an id that was never sent", UNKNOWN)

@@ -321,9 +321,9 @@ class Conversation:
             self.state, self.awaiting = State.IDLE, None
             return Reply(request_id, action, text, comment)
         shown = str(request_id)
-        if self.state is State.IDLE:
-            return Ignored(f"a reply with id {shown} arrived when no request was open", text)
         age = "an earlier request's (stale)" if request_id in self._sent else "never sent (unknown)"
+        if self.state is State.IDLE:
+            return Ignored(f"a reply with id {shown} arrived when no request was open: that id is {age}", text)
         return Ignored(f"a reply with id {shown} arrived while {self.awaiting} was awaited: that id is {age}", text)
 
 
