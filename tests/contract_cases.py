@@ -276,6 +276,14 @@ CASES = [
         "hello",
     ),
     Case(
+        "hello without type",
+        "hello",
+        '{"name":"x","version":"1","protocol":"rook/1"}',
+        "malformed",
+        "hello has no 'type'",
+        '{"type":"hello"',
+    ),
+    Case(
         "hello without version and protocol",
         "hello",
         '{"type":"hello","name":"x"}',

@@ -86,6 +86,10 @@ STOPPED = (
     "a stopped process cannot answer: never stop the bot's processes (kill -STOP, Ctrl-Z in a terminal that runs "
     "the bot) while it plays; to step through a bot in a debugger, raise the move time and bank"
 )
+HELLO = (
+    'the hello is {"type":"hello","name":"<a non-empty string>","version":"<a string>","protocol":"rook/1"}, '
+    'and "view": false to decline the view (true or left out: take it)'
+)
 ACTION_KEY = 'the reply\'s key is "action", not "move": {"id": 7, "action": "pass"}'
 COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action": "pass", "comment": "weak hand"}'
 # The PROTOCOL.md section each piece of advice comes from.
@@ -105,6 +109,7 @@ SECTIONS = {
     STALE: "§6",
     UNKNOWN: "§6",
     PROTOCOL: "§3",
+    HELLO: "§3",
     EXIT: "§10",
     CHILDREN: "§10",
     SLOW: "§8",
@@ -247,7 +252,7 @@ def _malformed(detail: str, line: str) -> str:
     if "expected a JSON object" in detail:
         return 'every message is a JSON object: {"id": 7, "action": "pass"}'
     if detail.startswith("hello"):
-        return 'the hello is {"type":"hello","name":"<a non-empty string>","version":"<a string>","protocol":"rook/1"}'
+        return HELLO
     if "'type' must be a string" in detail:
         return 'leave "type" out of a reply, or write "type": "action"'
     return LOGS

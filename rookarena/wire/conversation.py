@@ -260,6 +260,8 @@ class Conversation:
         if not isinstance(message, dict):
             return ProtocolFault(FaultKind.MALFORMED, f"expected a JSON object, got {describe(message)}", text)
         kind = message.get("type", "action")  # a reply may leave its type out
+        if self.state is State.AWAIT_HELLO and "type" not in message and not {"id", "action"} & message.keys():
+            return ProtocolFault(FaultKind.MALFORMED, 'hello has no \'type\' (it is "type": "hello")', text)
         if kind not in ("hello", "action"):
             shown = repr(kind) if isinstance(kind, str) else json.dumps(kind)[:60]
             return ProtocolFault(
