@@ -228,10 +228,13 @@ def _malformed(detail: str, line: str) -> str:
         return "write strict JSON (RFC 8259): no NaN or Infinity, and each key once in an object"
     if "byte order mark" in detail:
         return "write UTF-8 without a byte order mark"
-    if "nested too deep" in detail:
+    if "levels deep" in detail:
         return 'a reply is one flat object: {"id": 7, "action": "pass"}'
     if "thousands of digits" in detail:
-        return "send back the request's id as it came: a plain integer of a few digits"
+        return (
+            "send back the request's id as it came, a plain integer of a few digits, and no long number in any "
+            "other key"
+        )
     if "not JSON" in detail:
         text = line.strip()
         if text in ("{", "[") or (text.startswith("{") and not text.endswith("}")) or _is_json_fragment(text):

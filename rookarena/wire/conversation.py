@@ -246,6 +246,9 @@ class Conversation:
         if text.startswith("\ufeff"):
             detail = "line starts with a byte order mark: send UTF-8 without one"
             return ProtocolFault(FaultKind.MALFORMED, detail, text)
+        if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
+            detail = f"line is not JSON the referee reads: nested more than {MAX_DEPTH} levels deep"
+            return ProtocolFault(FaultKind.MALFORMED, detail, text)
         try:
             message = _STRICT.decode(text)
         except _NotJSONError as exc:
@@ -327,6 +330,33 @@ class Conversation:
         if self.state is State.IDLE:
             return Ignored(f"a reply with id {shown} arrived when no request was open: that id is {age}", text)
         return Ignored(f"a reply with id {shown} arrived while {self.awaiting} was awaited: that id is {age}", text)
+
+
+# The deepest nesting of arrays and objects the referee reads in a line (a reply is one flat object; deeper, the
+# parser's own limit would depend on how deep the referee's stack happens to be).
+MAX_DEPTH = 100
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (brackets inside strings left out)."""
+    deepest = depth = 0
+    quoted = escaped = False
+    for char in text:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 class _NotJSONError(ValueError):

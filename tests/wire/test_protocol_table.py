@@ -158,12 +158,24 @@ def test_the_columns_agree(row: dict[str, str]) -> None:
 BEYOND = [
     ('{"id":' + "7" * 4301 + ',"action":"pass"}', "an integer with thousands of digits", "a plain integer"),
     ('{"id":' + "1" * 60000 + ',"action":"pass"}', "an integer with thousands of digits", "a plain integer"),
-    ('{"id":7,"action":"pass","x":' + "[" * 2000 + "]" * 2000 + "}", "nested too deep", "one flat object"),
-    ("[" * 30000 + "]" * 30000, "nested too deep", "one flat object"),
+    (
+        '{"id":7,"action":"pass","x":' + "[" * 2000 + "]" * 2000 + "}",
+        "nested more than 100 levels deep",
+        "one flat object",
+    ),
+    ("[" * 30000 + "]" * 30000, "nested more than 100 levels deep", "one flat object"),
+    (
+        '{"id":7,"action":"pass","x":' + "[" * 100 + "]" * 100 + "}",
+        "nested more than 100 levels deep",
+        "one flat object",
+    ),
+    ('{"id":7,"action":"pass","x":' + "9" * 5000 + "}", "an integer with thousands of digits", "any other key"),
 ]
 
 
-@pytest.mark.parametrize(("line", "says", "advice"), BEYOND, ids=["id-4301", "id-60000", "deep-2000", "deep-30000"])
+@pytest.mark.parametrize(
+    ("line", "says", "advice"), BEYOND, ids=["id-4301", "id-60000", "deep-2000", "deep-30000", "deep-101", "x-5000"]
+)
 def test_json_beyond_what_the_referee_reads_is_named(line: str, says: str, advice: str) -> None:
     verdict, detail = referee_verdict([line], says)
     assert (verdict, detail) == ("malformed", f"line is not JSON the referee reads: {says}")
@@ -173,3 +185,15 @@ def test_json_beyond_what_the_referee_reads_is_named(line: str, says: str, advic
 def test_an_id_of_a_few_hundred_digits_is_read() -> None:
     """Below Python's limit a long id is read (it is not the open request's: an unknown id, ignored)."""
     assert referee_verdict(['{"id":' + "7" * 300 + ',"action":"pass"}'], "") == ("timeout", "no reply")
+
+
+@pytest.mark.parametrize("depth", [99, 100])
+@pytest.mark.parametrize("brackets", ["[]", "{}", "mixed"])
+def test_nesting_up_to_the_limit_is_read_whatever_the_brackets_and_strings_hold(depth: int, brackets: str) -> None:
+    """A reply with an extra key nested to the limit (the reply itself is one level) is read; brackets inside
+    strings, escaped quotes among them, do not count."""
+    opens = "".join('{"k":' if brackets == "{}" or (brackets == "mixed" and i % 2) else "[" for i in range(depth - 1))
+    closes = "".join("}" if o == "{" else "]" for o in reversed([c for c in opens if c in "[{"]))
+    noise = '"[[[{{ \\" ]]] [[" '.strip()
+    line = '{"id":7,"action":"pass","s":' + noise + ',"x":' + opens + "1" + closes + "}"
+    assert referee_verdict([line], "")[0] == "accepted"
