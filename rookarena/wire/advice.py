@@ -23,6 +23,10 @@ FLUSH = (
     "flush stdout after every line: Python print(..., flush=True), C fflush(stdout), Java System.out.flush(), "
     "Rust io::stdout().flush(), Node process.stdout.write (unbuffered)"
 )
+FLUSH_OR_READ = (
+    f"{FLUSH}; and read stdin a line at a time, answering each line before the next read (mawk reads in "
+    "blocks unless run as mawk -W interactive)"
+)
 LOGS = "every line on stdout is read as a message: write logs and debugging output to stderr"
 ONE_LINE = "write each message as one line of compact JSON: never pretty-print (no newlines inside a message)"
 ID_INTEGER = 'copy the request\'s id as a JSON integer: {"id": 7}, not {"id": "7"}'
@@ -95,6 +99,7 @@ COMMENT = 'a reply\'s "comment" is a string (or leave it out): {"id": 7, "action
 # The PROTOCOL.md section each piece of advice comes from.
 SECTIONS = {
     FLUSH: "§2",
+    FLUSH_OR_READ: "§2",
     LOGS: "§2",
     ONE_LINE: "§2",
     NUL: "§2",
@@ -203,7 +208,9 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
         )
     if flushed_late:
         return Cause(
-            "no hello until the referee closed the bot's input: its output sat in a buffer until it exited", FLUSH
+            "no hello until the referee closed the bot's input: its output sat in a buffer until it exited, or it "
+            "reads its input in blocks and saw the referee's hello only at the end of input",
+            FLUSH_OR_READ,
         )
     for reason in ignored:
         if "(unknown)" in reason:

@@ -30,6 +30,7 @@ PYTHON_ONLY = [
     ("crash2", "fix the error its stderr shows", "§9", 'IndexError: list index out of range"'),
     # The stderr is quoted as the bot wrote it (once escaped, for the terminal), not escaped a second time.
     ("crashquote", "fix the error its stderr shows", "§9", "ValueError: bad card 'R5' in C:\\bots\\hand.txt\""),
+    ("blockread", "read stdin a line at a time", "§2", "or it reads its input in blocks"),
 ]
 C_ONLY = [
     ("crash2", "killed by a signal", "§9", "killed by SIGSEGV"),

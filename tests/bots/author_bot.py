@@ -1,7 +1,7 @@
 """The mistakes of author_bot.c, made in Python (see there for the modes); ``crash2`` raises (a traceback),
 ``crashquote`` raises an error whose words hold quotes and backslashes,
-``defendcrash`` raises whenever an opponent wins the auction, and ``markup`` wraps each card it plays in
-markup (an illegal reply whose line a page must show escaped).
+``defendcrash`` raises whenever an opponent wins the auction, ``markup`` wraps each card it plays in
+markup (an illegal reply whose line a page must show escaped), and ``blockread`` reads its input in blocks.
 
 Usage: author_bot.py MODE.
 """
@@ -15,7 +15,17 @@ MODE = sys.argv[1] if len(sys.argv) > 1 else ""
 # buffered: the replies go through a buffer of its own (PYTHONUNBUFFERED=1 leaves sys.stdout none), flushed at exit
 replies = io.TextIOWrapper(open(1, "wb", 1 << 16, closefd=False)) if MODE == "buffered" else sys.stdout  # noqa: SIM115
 games = requests = counted = seat = 0
-for line in sys.stdin:
+
+
+def blocks():
+    """blockread: the input read in blocks of 64 KiB, as mawk reads it: a line only once its block is full."""
+    rest = b""
+    while chunk := sys.stdin.buffer.read(1 << 16):
+        *lines, rest = (rest + chunk).split(b"\n")
+        yield from (line.decode() for line in lines)
+
+
+for line in blocks() if MODE == "blockread" else sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
