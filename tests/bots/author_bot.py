@@ -10,6 +10,7 @@ import io
 import json
 import sys
 import time
+from collections.abc import Iterator
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else ""
 # buffered: the replies go through a buffer of its own (PYTHONUNBUFFERED=1 leaves sys.stdout none), flushed at exit
@@ -17,7 +18,7 @@ replies = io.TextIOWrapper(open(1, "wb", 1 << 16, closefd=False)) if MODE == "bu
 games = requests = counted = seat = 0
 
 
-def blocks():
+def blocks() -> Iterator[str]:
     """blockread: the input read in blocks of 64 KiB, as mawk reads it: a line only once its block is full."""
     rest = b""
     while chunk := sys.stdin.buffer.read(1 << 16):
