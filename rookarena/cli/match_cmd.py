@@ -197,7 +197,7 @@ def match(
          --sprt -10 0 ("is A worse?"); without a test (or undecided with
          --at-cap fixed), the whole 95% Elo interval is below 0
       4  the test did not decide within --games (without --at-cap fixed);
-         the points test also when A forfeited a deal pair before its first hand
+         the points test also when A forfeited a game of a deal pair
       5  with --fail-on-faults: A had a fault in some game (and is not shown worse)
       130  stopped by Ctrl-C, SIGTERM or SIGHUP
     """
@@ -393,9 +393,11 @@ class _Watch:
         outcome = standings.pair_outcome(first, record, self.name)
         if outcome is None:
             return False  # not a pair
-        if outcome[1] is None and tally.test.model is sequential.Model.POINTS:
-            # A game forfeited before its first hand: no points. NEW's forfeit stops the points test
-            # deciding at all (it must not pass by crashing); OLD's leaves the pair out.
+        cut_short = outcome[1] is None or bool(first.get("forfeit") or record.get("forfeit"))
+        if cut_short and tally.test.model is sequential.Model.POINTS:
+            # A forfeited game's points are no result (none before its first hand, the scores of the moment
+            # after it). NEW's forfeit stops the points test deciding at all (it must not pass by crashing,
+            # early or late in its games); OLD's leaves the pair out.
             if not _faulted(store.game_results([first, record]), self.name):
                 return False
             self.tally = tally.add_forfeit()

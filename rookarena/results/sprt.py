@@ -29,8 +29,8 @@ H1 when H0 is true, β of accepting H0 when H1 is true.
   LLR is Bartlett-corrected for the tails (:func:`points_gsprt_llr`). It decides nothing before
   ``POINTS_MIN_PAIRS`` pairs (an early sample too often lacks the rare large differences: with 10
   pairs the plain test accepted H0 15% of the time when H1 was true), and nothing at all once NEW
-  forfeited a pair before its first hand (no points to compare, and leaving it out would pass a NEW
-  that crashes). The realised error rates are checked in ``tests/results/test_sprt_calibration.py``
+  forfeited a game of a pair (no points to compare, and leaving it out would pass a NEW that
+  crashes). The realised error rates are checked in ``tests/results/test_sprt_calibration.py``
   and ``bench/sprt.py --gate``.
 - **Caps.** What a ``--games`` cap allows a test is figured in :mod:`rookarena.results.caps`.
 """
@@ -333,7 +333,7 @@ class Tally:
         return dataclasses.replace(self, counts=counts, games=self.games + 2, differences=differences)
 
     def add_forfeit(self) -> Tally:
-        """One more deal pair that NEW forfeited before its first hand: no points to compare.
+        """One more deal pair in which NEW forfeited a game: no points to compare.
 
         The points test counts its two games but can then never decide (the pair's difference is
         unknown, and leaving it out would let a NEW that crashes pass); the Elo tests count such
@@ -424,7 +424,7 @@ def verdict(result: SPRTResult) -> Verdict:
     if result.decision is None:
         if result.forfeits:
             pairs = "deal pair" if result.forfeits == 1 else "deal pairs"
-            why = f"NEW forfeited {result.forfeits} {pairs} before the first hand, which have no points to compare"
+            why = f"NEW forfeited a game of {result.forfeits} {pairs}, which have no points to compare"
             return Verdict(question, f"undecided after {result.games} games: {why}", Outcome.UNDECIDED)
         return Verdict(question, f"undecided after {result.games} games", Outcome.UNDECIDED)
     worse = result.decision is Hypothesis.H0 and result.h1 <= 0

@@ -126,7 +126,7 @@ def test_a_new_that_crashes_every_game_never_passes() -> None:
     points = match(CRASHING, RANDOM, "--games", "240", "--sprt-points", "-20", "0")
     assert points.returncode == gate.EXIT_UNDECIDED, points.stdout + points.stderr
     assert "cannot decide (120 deal pairs forfeited by NEW, without points)" in points.stdout
-    assert "answer: undecided after 240 games: NEW forfeited 120 deal pairs before the first hand" in points.stdout
+    assert "answer: undecided after 240 games: NEW forfeited a game of 120 deal pairs" in points.stdout
     assert "faults: bad-crash-mid " in points.stdout and "(in 240 of 240 games); rookarena-random none" in points.stdout
     assert "LLR 0.00 (-2.94, 2.94) after 0 games" not in points.stdout
     flagged = match(CRASHING, RANDOM, "--games", "240", "--sprt-points", "-20", "0", "--fail-on-faults")

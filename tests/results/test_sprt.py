@@ -407,7 +407,7 @@ def test_a_forfeiting_new_never_passes_the_points_test() -> None:
     assert (result.games, result.pairs, result.forfeits, result.decision) == (240, 0, 120, None)
     found = sprt.verdict(result)
     assert found.outcome is sprt.Outcome.UNDECIDED and not found.worse
-    assert found.answer.startswith("undecided after 240 games: NEW forfeited 120 deal pairs")
+    assert found.answer.startswith("undecided after 240 games: NEW forfeited a game of 120 deal pairs")
     # Even a run of pairs that would decide does not, once NEW has forfeited one.
     for _ in range(200):
         tally = tally.add_pair(2.0, 500.0)
