@@ -226,16 +226,14 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
     return named
 
 
-def _never_started(forfeits: set[str | None], games: int, runner: Match) -> None:
-    """A match that did not really happen is not reported: when every one of its ``games`` was forfeited by
-    one side (``forfeits``: the side that forfeited each game, None for a game played) whose bot never
-    completed a handshake, say so in one line (the caller exits 1)."""
-    if len(forfeits) != 1 or None in forfeits:
+def _never_started(silent: dict[str, int], runner: Match) -> None:
+    """A match that did not really happen is not reported: when a side's bots never completed a handshake in
+    any of their games (``silent``: such sides and their number of games), whatever the other side did, say
+    so in one line (the caller exits 1)."""
+    if not silent:
         return
-    side = next(iter(forfeits))
+    side, games = next(iter(silent.items()))
     procs = [proc for proc in runner.procs if proc is not None and proc.spec.name == side]
-    if not procs or any(proc.hello is not None for proc in procs):
-        return
     fault = next((proc.fault for proc in procs if proc.fault is not None), None)
     detail = f": {fault.kind}: {fault.detail}" if fault is not None else ""
     tails = [proc.stderr_tail.decode(errors="replace").strip().splitlines() for proc in procs]

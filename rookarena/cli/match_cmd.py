@@ -306,7 +306,7 @@ def _play(runner: Match, watch: _Watch, games: int, lock: results.ResultsLock | 
             watch.sink.close()
         if lock is not None:
             lock.release()
-    _never_started(watch.forfeits, len(watch.played), runner)
+    _never_started(watch.spoke.silent(), runner)
 
 
 Program = tuple[str | None, str | None, str | None]  # a team's command, partner command and --name option
@@ -355,9 +355,9 @@ class _Watch:
     ) -> None:
         self.name, self.games, self.sink = name, games, sink
         # What the summary needs of each game, not its record (a few hundred bytes a game, against several
-        # KiB), so that a long match's memory stays small; and which side forfeited each game, if one did.
+        # KiB), so that a long match's memory stays small; and whether each side's bots ever said hello.
         self.played: list[store.GameResult] = []
-        self.forfeits: set[str | None] = set()
+        self.spoke = results.Spoke()
         self.tally = test.start() if test is not None else None
         self.pending: list[dict[str, Any]] = []
         self.decision: sequential.SPRTResult | None = None
@@ -367,8 +367,7 @@ class _Watch:
         if self.sink is not None:
             self.sink.write(record)
         self.played.append(store.game_result(record, keep=False))
-        forfeit = record.get("forfeit")
-        self.forfeits.add(record["teams"][forfeit["team"]] if forfeit else None)
+        self.spoke.add(record)
         click.echo(report.game_line(record, self.name, len(self.played), self.games), err=True)
         if self.tally is None or self.decision is not None or not self._count(record):
             return

@@ -351,7 +351,7 @@ def merge_results(directories: Iterable[pathlib.Path]) -> Results:
 def _merge_results(files: list[pathlib.Path], unindexed: set[pathlib.Path]) -> Results:
     ids = GameIds()
     games = ResultStore()
-    spoke = _Spoke()
+    spoke = Spoke()
     for path in files:
         for record in each_digest(path, path not in unindexed):
             if not ids.first(record, path):
@@ -451,7 +451,7 @@ def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:
     return [f"{k}/{n}" for n in sorted(counts) for k in range(1, n + 1) if (k, n) not in held]
 
 
-class _Spoke:
+class Spoke:
     """Whether each entry's bots ever said hello, record by record: those that never did had games that did
     not really happen (forfeits, or random play in their place), which ``run`` reports as an error."""
 

@@ -64,6 +64,38 @@ def test_a_match_whose_side_never_starts_exits_1_with_one_line(given: bool) -> N
     assert "Traceback" not in result.stderr
 
 
+FIRST_START_CRASHES = """
+import os, runpy, sys
+flag = os.path.join(sys.argv[1], "started")
+try:
+    os.close(os.open(flag, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+except FileExistsError:
+    sys.argv = [sys.argv[2]]
+    runpy.run_path(sys.argv[0], run_name="__main__")
+else:
+    sys.exit(1)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("silent_side", ["a", "b"])
+def test_a_side_that_never_starts_exits_1_even_when_the_other_side_faulted(
+    silent_side: str, tmp_path: pathlib.Path
+) -> None:
+    """The other side's one crash (its first process dies before its hello) does not make a match with a side
+    that never said hello in any game a result."""
+    script = tmp_path / "first_start_crashes.py"
+    script.write_text(FIRST_START_CRASHES, encoding="utf-8")
+    flaky = f"{sys.executable} {script} {tmp_path} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
+    sides = (NEVER, flaky) if silent_side == "a" else (flaky, NEVER)
+    result = match(*sides, "--name-a", "alpha", "--name-b", "beta", "--faults", "forfeit")
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    silent = "alpha" if silent_side == "a" else "beta"
+    assert len(errors) == 1 and errors[0].startswith(f"Error: {silent} never completed its handshake"), result.stderr
+    assert "crash" in result.stderr.split(errors[0])[0]  # the other side's crash was there, in a game line
+
+
 @pytest.mark.parametrize(
     ("command", "name"),
     [
