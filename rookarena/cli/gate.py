@@ -60,8 +60,15 @@ def exit_status(outcome: Outcome, new_faulted: bool, fail_on_faults: bool) -> in
     return EXIT_STATUS[outcome]
 
 
-def status_line(status: int) -> str:
-    """The closing line naming the exit status, so a CI log says why a step failed."""
+def status_line(status: int, asks_worse: bool = True) -> str:
+    """The closing line naming the exit status, so a CI log says why a step failed (or passed); ``asks_worse``:
+    whether the question was whether NEW is worse (a test with ELO1 or D1 <= 0, or none), the only one whose
+    0 says that NEW is not shown worse."""
+    if status == 0 and not asks_worse:
+        return (
+            "exit status 0: the test's answer is not a regression check (it did not ask whether NEW is worse: "
+            "--sprt -10 0 asks it)"
+        )
     meaning = {
         0: "NEW is not shown worse",
         EXIT_WORSE: "NEW is shown worse",

@@ -188,8 +188,9 @@ def match(
     The summary ends with the question asked, its answer, each side's faults
     and the exit status:
       0  A is not shown worse: the test accepted H1, or accepted H0 with
-         ELO1 (D1) > 0 ("not shown better"); without a test (or undecided with
-         --at-cap fixed) when the 95% Elo interval reaches 0
+         ELO1 (D1) > 0 ("not shown better": not a regression check, as the
+         closing line says); without a test (or undecided with --at-cap
+         fixed) when the 95% Elo interval reaches 0
       1  an error (Error: ...)
       2  a usage error, such as invalid --sprt bounds, or a --games too small
          for the test ever to decide (checked before any game)
@@ -419,6 +420,7 @@ def _verdict(watch: _Watch, other: str, at_cap: str, fail_on_faults: bool) -> in
     click.echo("")
     click.echo(tables.match_summary(summary, outcome))
     fixed = sequential.Outcome.WORSE if summary.elo.hi < 0 else sequential.Outcome.NOT_WORSE
+    asks_worse = True  # whether the verdict answers "is NEW worse?" (the fixed-sample one does)
     if outcome is None:
         found = fixed
         click.echo("question: is NEW worse than OLD? (the whole 95% Elo interval below 0)")
@@ -426,12 +428,13 @@ def _verdict(watch: _Watch, other: str, at_cap: str, fail_on_faults: bool) -> in
         click.echo(f"answer: {'yes: NEW is worse' if worse else 'no: NEW is not shown worse'}")
     else:
         found = sequential.verdict(outcome).outcome
+        asks_worse = outcome.h1 <= 0
         if found is sequential.Outcome.UNDECIDED and at_cap == "fixed":
-            found = fixed
+            found, asks_worse = fixed, True
             click.echo(report.fixed_verdict(summary.elo))
     click.echo(report.match_faults(store.game_results(played), name, other))
     status = exit_status(found, _faulted(played, name), fail_on_faults)
-    click.echo(status_line(status))
+    click.echo(status_line(status, asks_worse))
     return status
 
 

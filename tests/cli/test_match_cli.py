@@ -185,3 +185,14 @@ def test_a_cap_of_the_most_games_starts_at_once_and_stops_when_the_test_decides(
     assert result.returncode == 0, result.stderr
     assert "test decided after" in result.stderr
     assert "game 1/10000000:" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bounds", [("0", "10"), ("-5", "5")], ids=["is NEW better", "which is NEW nearer"])
+def test_a_test_that_does_not_ask_whether_new_is_worse_never_closes_saying_it_is_not(bounds: tuple[str, str]) -> None:
+    """A far weaker NEW under a test that asks whether it is better (or which bound it is nearer) exits 0 as
+    the table says, but the closing line does not call it "not shown worse": its Elo interval shows it is."""
+    result = match(RANDOM, HEURISTIC, "--games", "400", "--sprt", *bounds, *SHORT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "NEW is not shown worse" not in result.stdout
+    assert "exit status 0: the test's answer is not a regression check" in result.stdout
