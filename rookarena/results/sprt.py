@@ -77,7 +77,8 @@ class Model(enum.StrEnum):
 def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
     """The LLR bounds ``(ln(β / (1 − α)), ln((1 − β) / α))`` for error rates α (false H1) and β (false H0)."""
     check_error_rates(alpha, beta)
-    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+    # Differences of logarithms: (1 - beta) / alpha overflows to inf for alpha below about 1e-308.
+    return math.log(beta) - math.log1p(-alpha), math.log1p(-beta) - math.log(alpha)
 
 
 def check_error_rates(alpha: float, beta: float) -> None:

@@ -6,6 +6,7 @@ constraint; the normal likelihood with scipy.stats), sharing no code with :mod:`
 
 from __future__ import annotations
 
+import decimal
 import math
 import random
 from collections import Counter
@@ -17,7 +18,7 @@ from scipy import optimize  # type: ignore[import-untyped]
 from scipy import stats as scipy_stats
 
 from rookarena.results import caps, sprt, tables
-from rookarena.results.sprt import Hypothesis, Model, SequentialTest
+from rookarena.results.sprt import Hypothesis, Model, SequentialTest, sprt_bounds
 from rookarena.results.stats import expected_score
 
 
@@ -443,3 +444,19 @@ def test_absurd_points_bounds_are_refused(bounds: tuple[float, float], message: 
 )
 def test_verdict_outcomes(decision: Hypothesis | None, h0: float, h1: float, outcome: sprt.Outcome) -> None:
     assert sprt.verdict(result(h0, h1, decision)).outcome is outcome
+
+
+@given(
+    alpha=st.floats(min_value=5e-324, max_value=0.5, allow_subnormal=True),
+    beta=st.floats(min_value=5e-324, max_value=0.49, allow_subnormal=True),
+)
+def test_the_bounds_are_finite_and_exact_for_every_error_rate(alpha: float, beta: float) -> None:
+    """ln(β / (1 − α)) and ln((1 − β) / α), figured in 50 digits: a quotient that overflows a double (α of
+    1e-320) never makes a bound infinite."""
+    lower, upper = sprt_bounds(alpha, beta)
+    with decimal.localcontext() as context:
+        context.prec = 50
+        a, b = decimal.Decimal(alpha), decimal.Decimal(beta)
+        exact = (float((b / (1 - a)).ln()), float(((1 - b) / a).ln()))
+    assert math.isfinite(lower) and math.isfinite(upper)
+    assert lower == pytest.approx(exact[0], rel=1e-12) and upper == pytest.approx(exact[1], rel=1e-12)
