@@ -32,7 +32,7 @@ def _run_as_program() -> bool:
     return os.path.basename(started) == "rookarena" or started == os.path.join(package, "__main__.py")
 
 
-# The commands restore Python's own Ctrl-C (a KeyboardInterrupt) once they are loaded (group.RookGroup._invoke).
+# The commands restore Python's own Ctrl-C (a KeyboardInterrupt) once they are loaded (group._Commands._invoke).
 if _run_as_program() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _interrupted_early)
 
