@@ -301,7 +301,7 @@ def _diff_clock(directory: str, move_time: float | None, bank: float | None, sta
     try:
         meta = json.loads((pathlib.Path(directory) / results.PLAN_FILE).read_text(encoding="utf-8"))
         settings = dict(meta.get("time") or {}) if isinstance(meta, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         pass
     return TimeControl(
         move=move_time if move_time is not None else float(settings.get("move", 1.0)),

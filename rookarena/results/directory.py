@@ -215,7 +215,7 @@ def _read_meta(path: pathlib.Path) -> dict[str, Any]:
     """A results directory's league.json: the settings its games were played under."""
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise ResultsError(f"{path}: unreadable: {exc}") from None
     if not isinstance(meta, dict):
         raise ResultsError(f"{path}: expected a JSON object")

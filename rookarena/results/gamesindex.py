@@ -128,7 +128,7 @@ def _parse(raw: bytes) -> Entry | None:
         offset, length, at, mtime = (int(value) for value in fields[:4])
         gid = json.loads(fields[4])
         deal = None if fields[5] == "-" else int(fields[5])
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if length <= 0 or at >= length:
         return None

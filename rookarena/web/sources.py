@@ -338,7 +338,7 @@ def _meta(directory: pathlib.Path) -> dict[str, Any] | None:
     path = directory / results.PLAN_FILE
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 

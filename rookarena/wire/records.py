@@ -107,6 +107,10 @@ def loads(line: str) -> dict[str, Any]:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         raise RecordError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("not JSON a reader takes: nested too deep") from None
+    except ValueError as exc:  # an integer longer than Python reads (sys.int_info)
+        raise RecordError(f"not JSON a reader takes: {exc}") from None
     if not isinstance(record, dict):
         raise RecordError(f"expected a JSON object, got {type(record).__name__}")
     return record
@@ -130,6 +134,19 @@ def _points(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
 
 
+def _league(value: Any) -> bool:
+    """Whether a record's ``league`` has the shape a league or match writes (each field may be missing)."""
+    if not isinstance(value, dict):
+        return False
+    whole = all(type(value.get(key, 0)) is int for key in ("deal", "index"))
+    return (
+        whole
+        and isinstance(value.get("name", ""), str)
+        and ("pairing" not in value or _names(value["pairing"], 2))
+        and isinstance(value.get("swapped", False), bool)
+    )
+
+
 def shape_problem(record: Mapping[str, Any]) -> str | None:
     """What is wrong with the top of a record, or None."""
     if not _names(record.get("seats"), 4):
@@ -146,6 +163,12 @@ def shape_problem(record: Mapping[str, Any]) -> str | None:
         isinstance(result, dict) and _points(result.get("scores")) and result.get("winner") in (None, 0, 1)
     ):
         return "'result' must hold the 'scores' and the 'winner' (0, 1 or null)"
+    league = record.get("league")
+    if league is not None and not _league(league):
+        return (
+            "'league' must be an object: 'name' a string, 'pairing' 2 names, 'deal' and 'index' whole numbers, "
+            "'swapped' true or false"
+        )
     faults = record.get("faults", [])
     if not isinstance(faults, list) or not all(
         isinstance(f, dict) and f.get("seat") in (0, 1, 2, 3) and isinstance(f.get("kind"), str) for f in faults

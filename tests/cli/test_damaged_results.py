@@ -65,6 +65,33 @@ def _empty(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> Non
     games.write_bytes(b"")
 
 
+def _deep_league(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    league.write_bytes(b"[" * 100_000 + b"]" * 100_000)
+
+
+def _bad_league_field(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    """A record's ``league`` of the wrong shape: not an object, or a field of the wrong type."""
+    lines = games.read_bytes().splitlines(keepends=True)
+    if not lines:
+        return
+    at = rng.randrange(len(lines))
+    try:
+        record = json.loads(lines[at])
+    except ValueError:
+        return
+    if not isinstance(record, dict):
+        return
+    field, value = rng.choice(
+        [(None, "x"), (None, [1]), ("deal", [0]), ("index", "3"), ("pairing", "ab"), ("swapped", 1)]
+    )
+    if field is None or not isinstance(record.get("league"), dict):
+        record["league"] = value
+    else:
+        record["league"][field] = value
+    lines[at] = json.dumps(record).encode() + b"\n"
+    games.write_bytes(b"".join(lines))
+
+
 DAMAGE = {
     "cut": _cut,
     "flip": _flip,
@@ -75,6 +102,10 @@ DAMAGE = {
     "no league file": _no_league,
     "bad league file": _bad_league,
     "no records": _empty,
+    "deep line": _insert(b"[" * 100_000 + b"]" * 100_000 + b"\n"),
+    "long number line": _insert(b'{"game_id": "x", "seed": ' + b"9" * 5000 + b"}\n"),
+    "deep league file": _deep_league,
+    "league of the wrong shape": _bad_league_field,
 }
 COMMANDS = [
     ["show", "{dir}", FIRST],
