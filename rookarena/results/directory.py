@@ -133,11 +133,13 @@ def recorded_seed(out_dir: pathlib.Path) -> int | None:
 
 def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
     """The game ids of ``games.jsonl``, read one record at a time; a last line cut short by a crash is
-    dropped (and, with ``repair``, cut from the file so appends start on a clean line)."""
+    dropped (and, with ``repair``, cut from the file so appends start on a clean line); a last record that is
+    whole but lacks its newline (an editor's save) counts, and with ``repair`` gets its newline."""
     if not path.exists():
         return set()
     gate = GameIds()  # a record of another league or match added to the file is refused here, before any game
     good = 0
+    ended = True  # whether the last whole line read ends with its newline
     with path.open("rb") as stream:
         for number, line in enumerate(stream, 1):
             try:
@@ -149,9 +151,13 @@ def finished_ids(path: pathlib.Path, repair: bool = False) -> set[str]:
             if record is not None and "game_id" in record:
                 gate.first(record, path)
             good += len(line)
+            ended = line.endswith(b"\n")
     if repair and good < path.stat().st_size:
         with path.open("r+b") as stream:
             stream.truncate(good)
+    elif repair and not ended:
+        with path.open("ab") as stream:
+            stream.write(b"\n")
     return gate.ids()
 
 
