@@ -173,7 +173,10 @@ class _Reader:
             raise self.fail(node, label, f"expected a mapping with keys {', '.join(allowed)}, got {shown(node)}")
         out: dict[str, tuple[yaml.Node, yaml.Node]] = {}
         for key_node, value_node in node.value:
-            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key_node, yaml.ScalarNode):  # `? [a, b]` or `[games]: 1`: no name to give
+                where = key or "the file"
+                raise self.fail(key_node, where, f"a key must be a plain word, got {shown(key_node)}")
+            name = key_node.value
             path = f"{key}.{name}" if key else str(name)
             if name not in allowed:
                 raise self.fail(key_node, path, f"unknown key {name!r}: expected one of {', '.join(allowed)}")
