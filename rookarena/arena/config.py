@@ -460,7 +460,11 @@ class _Reader:
             words = command_of(value)
         except ValueError as exc:
             raise self.fail(node, key, f"cannot split {value!r}: {exc}") from None
-        problem = command_problem(words, pathlib.Path(cwd) if cwd else pathlib.Path.cwd())
+        base = pathlib.Path(cwd) if cwd else pathlib.Path.cwd()
+        search = env.get("PATH")  # the bot's own PATH, where it gives one: the one its program is found on
+        if search is not None:
+            search = os.pathsep.join(str(base / entry) if entry else str(base) for entry in search.split(os.pathsep))
+        problem = command_problem(words, base, search)
         if problem is not None:
             raise self.fail(node, key, problem)
         return BotSpec(name=name, command=words, cwd=cwd, env=env)

@@ -13,10 +13,11 @@ INTERPRETERS = ("python", "python3", "node", "ruby", "perl", "java", "bash", "sh
 SCRIPTS = (".py", ".js", ".rb", ".pl", ".jar", ".sh")  # a word after an interpreter with these is its script
 
 
-def command_problem(words: Sequence[str], where: pathlib.Path | None) -> str | None:
+def command_problem(words: Sequence[str], where: pathlib.Path | None, search: str | None = None) -> str | None:
     """Why the command ``words``, run in ``where``, cannot start, or None: its program is missing, a directory
     or not executable, or the script it names for an interpreter is missing. Paths are said relative to
-    ``where`` when it is given (a configuration's), else as the command gave them (the command line's)."""
+    ``where`` when it is given (a configuration's), else as the command gave them (the command line's). A
+    program named without a path is looked for on ``search`` (the PATH the bot is given) or the referee's."""
     base = where if where is not None else pathlib.Path()
     relative = f" (relative to {str(where)!r})" if where is not None else ""
     program = words[0]
@@ -27,8 +28,8 @@ def command_problem(words: Sequence[str], where: pathlib.Path | None) -> str | N
         problem = program_problem(path)
         if problem is not None:
             return f"{program!r} {problem}"
-    elif shutil.which(program) is None:
-        return f"no program {program!r} on PATH"
+    elif shutil.which(program, path=search) is None:
+        return f"no program {program!r} on PATH" + ("" if search is None else f" (the bot's: {search!r})")
     if pathlib.Path(program).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
         script = words[1]
         if pathlib.Path(script).suffix in SCRIPTS and not exists(base / script):

@@ -629,3 +629,28 @@ def test_an_isolated_entry_plays_each_game_in_new_processes_unless_told(
     alpha, beta = load(path).entries
     assert (alpha.bot.per_game, beta.bot.per_game) == expected
     assert (alpha.partner.per_game, beta.partner.per_game) == expected
+
+
+def test_a_program_is_looked_for_on_the_path_the_bot_is_given(tmp_path: pathlib.Path) -> None:
+    """A bot's own `env: PATH` is where its program is found when it starts, so it is where the check looks:
+    a program only there (a relative entry is the bot's cwd's) is accepted; a program only on the referee's
+    PATH, with a PATH that lacks it, is refused before any game, since it could not start."""
+    (tmp_path / "bin").mkdir()
+    program = tmp_path / "bin" / "only-here-bot"
+    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    program.chmod(0o755)
+    own = tmp_path / "own.yaml"
+    own.write_text(
+        f"{HEAD}bots:\n  - name: alpha\n    command: only-here-bot\n    env: {{PATH: 'bin:/usr/bin'}}\n"
+        f"    cwd: {json.dumps(str(tmp_path))}\n{BETA}",
+        encoding="utf-8",
+    )
+    assert [entry.name for entry in load(own).entries] == ["alpha", "beta"]
+    lacking = tmp_path / "lacking.yaml"
+    lacking.write_text(
+        f"{HEAD}bots:\n  - name: alpha\n    command: python3 -m rookarena.randombot\n"
+        f"    env: {{PATH: {json.dumps(str(tmp_path / 'bin'))}}}\n{BETA}",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match="no program 'python3' on PATH \\(the bot's"):
+        load(lacking)
