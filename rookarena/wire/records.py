@@ -147,6 +147,10 @@ def _league(value: Any) -> bool:
     )
 
 
+def _shown(value: Any) -> str:
+    return json.dumps(value)[:40]
+
+
 def shape_problem(record: Mapping[str, Any]) -> str | None:
     """What is wrong with the top of a record, or None."""
     if not _names(record.get("seats"), 4):
@@ -158,6 +162,12 @@ def shape_problem(record: Mapping[str, Any]) -> str | None:
     hands = record.get("hands")
     if not isinstance(hands, list) or not all(isinstance(hand, dict) and _points(hand.get("scores")) for hand in hands):
         return "'hands' must be a list of hands, each with its 'scores'"
+    for number, hand in enumerate(hands):
+        bidder = hand.get("bidder")
+        if bidder is not None and not (type(bidder) is int and 0 <= bidder <= 3):
+            return f"hands[{number}].bidder must be a seat (0 to 3) or null, got {_shown(bidder)}"
+        if bidder is not None and not (type(hand.get("bid")) is int and type(hand.get("made")) is bool):
+            return f"hands[{number}] must hold its 'bid' (a whole number) and 'made' (true or false)"
     result = record.get("result")
     if result is not None and not (
         isinstance(result, dict) and _points(result.get("scores")) and result.get("winner") in (None, 0, 1)

@@ -92,6 +92,30 @@ def _bad_league_field(games: pathlib.Path, league: pathlib.Path, rng: random.Ran
     games.write_bytes(b"".join(lines))
 
 
+def _bad_hand_field(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    """A hand's bidder, bid or made of the wrong type or range, or missing."""
+    lines = games.read_bytes().splitlines(keepends=True)
+    if not lines:
+        return
+    at = rng.randrange(len(lines))
+    try:
+        record = json.loads(lines[at])
+        hand = rng.choice(record["hands"])
+    except (ValueError, TypeError, KeyError, IndexError):
+        return
+    if not isinstance(hand, dict):
+        return
+    field, value = rng.choice(
+        [("bidder", -1), ("bidder", 9), ("bidder", "0"), ("bid", "90"), ("made", 1), ("bid", None)]
+    )
+    if value is None:
+        hand.pop(field, None)
+    else:
+        hand[field] = value
+    lines[at] = json.dumps(record).encode() + b"\n"
+    games.write_bytes(b"".join(lines))
+
+
 DAMAGE = {
     "cut": _cut,
     "flip": _flip,
@@ -106,6 +130,7 @@ DAMAGE = {
     "long number line": _insert(b'{"game_id": "x", "seed": ' + b"9" * 5000 + b"}\n"),
     "deep league file": _deep_league,
     "league of the wrong shape": _bad_league_field,
+    "hand of the wrong shape": _bad_hand_field,
 }
 COMMANDS = [
     ["show", "{dir}", FIRST],
