@@ -85,7 +85,8 @@ async def test_a_bot_that_stops_reading_never_stops_the_referee(policy: FaultPol
     """It answers once, then never reads again: its pipe fills, the write times out, and every game of the
     match is still played and recorded (under substitute, the rest of each game without it)."""
     marker = f"rookarena-deaf-{uuid.uuid4().hex}"
-    played = await play(adversary("deaf", marker), policy, games=3, move=0.05)
+    # 0.2 s a move: the deaf bot's write times out soon, and the random bots answer in time on a loaded machine.
+    played = await play(adversary("deaf", marker), policy, games=3, move=0.2)
     check_games(played, 3)
     kinds = {fault["kind"] for record in played for fault in record["faults"]}
     assert kinds <= {"timeout", "protocol"} and "timeout" in kinds

@@ -77,7 +77,7 @@ def _bad_league_field(games: pathlib.Path, league: pathlib.Path, rng: random.Ran
     at = rng.randrange(len(lines))
     try:
         record = json.loads(lines[at])
-    except ValueError:
+    except (ValueError, RecursionError):  # a line another damage made
         return
     if not isinstance(record, dict):
         return
@@ -101,7 +101,7 @@ def _bad_hand_field(games: pathlib.Path, league: pathlib.Path, rng: random.Rando
     try:
         record = json.loads(lines[at])
         hand = rng.choice(record["hands"])
-    except (ValueError, TypeError, KeyError, IndexError):
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):  # a line another damage made
         return
     if not isinstance(hand, dict):
         return
