@@ -138,7 +138,8 @@ LIMIT_CASES = [
 async def test_limits_stop_the_bot_and_name_the_limit(
     mode: str, limits: Limits, detail: str, tmp_path: pathlib.Path
 ) -> None:
-    played, marker = await play(mode, tmp_path, games=1, bad_limits=limits, move=4.0)
+    # 10 s a move: a spinning bot gets its 1 s of CPU within it even on a loaded machine (a share of a core).
+    played, marker = await play(mode, tmp_path, games=1, bad_limits=limits, move=10.0)
     fault = played[0]["faults"][0]
     assert fault["kind"] == "limit", fault
     assert fault["detail"].startswith(detail), fault
