@@ -12,6 +12,7 @@ import pathlib
 import random
 import tempfile
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -69,51 +70,50 @@ def _deep_league(games: pathlib.Path, league: pathlib.Path, rng: random.Random) 
     league.write_bytes(b"[" * 100_000 + b"]" * 100_000)
 
 
-def _bad_league_field(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
-    """A record's ``league`` of the wrong shape: not an object, or a field of the wrong type."""
+def _edit_a_record(games: pathlib.Path, rng: random.Random, edit: Callable[[dict[str, Any]], None]) -> None:
+    """``edit`` one record of ``games`` chosen at random (a line another damage made is left as it is)."""
     lines = games.read_bytes().splitlines(keepends=True)
     if not lines:
         return
     at = rng.randrange(len(lines))
     try:
         record = json.loads(lines[at])
-    except (ValueError, RecursionError):  # a line another damage made
+        edit(record)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
         return
-    if not isinstance(record, dict):
-        return
+    lines[at] = json.dumps(record).encode() + b"\n"
+    games.write_bytes(b"".join(lines))
+
+
+def _bad_league_field(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
+    """A record's ``league`` of the wrong shape: not an object, or a field of the wrong type."""
     field, value = rng.choice(
         [(None, "x"), (None, [1]), ("deal", [0]), ("index", "3"), ("pairing", "ab"), ("swapped", 1)]
     )
-    if field is None or not isinstance(record.get("league"), dict):
-        record["league"] = value
-    else:
-        record["league"][field] = value
-    lines[at] = json.dumps(record).encode() + b"\n"
-    games.write_bytes(b"".join(lines))
+
+    def edit(record: dict[str, Any]) -> None:
+        if field is None or not isinstance(record.get("league"), dict):
+            record["league"] = value
+        else:
+            record["league"][field] = value
+
+    _edit_a_record(games, rng, edit)
 
 
 def _bad_hand_field(games: pathlib.Path, league: pathlib.Path, rng: random.Random) -> None:
     """A hand's bidder, bid or made of the wrong type or range, or missing."""
-    lines = games.read_bytes().splitlines(keepends=True)
-    if not lines:
-        return
-    at = rng.randrange(len(lines))
-    try:
-        record = json.loads(lines[at])
-        hand = rng.choice(record["hands"])
-    except (ValueError, TypeError, KeyError, IndexError, RecursionError):  # a line another damage made
-        return
-    if not isinstance(hand, dict):
-        return
     field, value = rng.choice(
         [("bidder", -1), ("bidder", 9), ("bidder", "0"), ("bid", "90"), ("made", 1), ("bid", None)]
     )
-    if value is None:
-        hand.pop(field, None)
-    else:
-        hand[field] = value
-    lines[at] = json.dumps(record).encode() + b"\n"
-    games.write_bytes(b"".join(lines))
+
+    def edit(record: dict[str, Any]) -> None:
+        hand = rng.choice(record["hands"])
+        if value is None:
+            hand.pop(field, None)
+        else:
+            hand[field] = value
+
+    _edit_a_record(games, rng, edit)
 
 
 DAMAGE = {
