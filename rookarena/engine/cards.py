@@ -87,6 +87,9 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``R14``, ``g5``, ``ROOK``; the inverse of ``str(card)``."""
+        card = _BY_TEXT.get(text) if type(text) is str else None
+        if card is not None:  # a card's own text, as every record and reply writes it
+            return card
         if not isinstance(text, str):
             raise ParseError(f"expected a card such as 'R14' or 'ROOK', got {text!r}")
         key = text.strip().upper()
@@ -104,6 +107,10 @@ class Card:
 
 
 ROOK = Card(None, 0)
+# Each card by its own text (``str(card)``), the one spelling that parse reads most; other spellings
+# (``g5``, `` R14``) take the long way, so the table never holds more than the cards.
+_BY_TEXT: dict[str, Card] = {ROOK_TEXT: ROOK}
+_BY_TEXT.update((f"{color.value}{rank}", Card(color, rank)) for color in COLORS for rank in range(1, 15))
 
 
 def sort_cards(cards: list[Card]) -> list[Card]:

@@ -6,7 +6,10 @@ import copy
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from rookarena.engine import cards
 from rookarena.engine.cards import COLORS, ROOK, Card, Color, cards_text, parse_cards, sort_cards
 from rookarena.engine.presets import PRESETS
 from rookarena.errors import ParseError
@@ -134,3 +137,33 @@ def test_every_deck_is_sorted_and_distinct(preset: str) -> None:
     assert sort_cards(deck) == deck
     assert len(set(deck)) == len(deck)
     assert deck[-1] is ROOK
+
+
+@given(
+    st.one_of(
+        st.text(max_size=6),
+        st.builds(
+            lambda c, n, pad: f"{pad}{c}{n}{pad}",
+            st.sampled_from("RGBYrgbyX"),
+            st.integers(-2, 16),
+            st.sampled_from(["", " ", "0"]),
+        ),
+        st.sampled_from([str(card) for card in ALL_CARDS] + ["ROOK", "rook", " Rook "]),
+    )
+)
+def test_the_table_of_card_texts_reads_as_the_long_way(text: str) -> None:
+    """Card.parse looks a card's own text up in a table; any text reads the same with the table empty."""
+
+    def read() -> Card | str:
+        try:
+            return Card.parse(text)
+        except ParseError as exc:
+            return str(exc)
+
+    quick = read()
+    saved = dict(cards._BY_TEXT)
+    cards._BY_TEXT.clear()
+    try:
+        assert read() == quick
+    finally:
+        cards._BY_TEXT.update(saved)
