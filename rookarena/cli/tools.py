@@ -106,7 +106,7 @@ def report_command(
             raise click.BadParameter(str(exc), param_hint="--sprt") from None
     plan = index.embed_plan(found.digest, embed)
     try:
-        lines = found.lines(plan.positions)
+        lines = found.lines(plan.positions, replayed=True)  # the viewer plays what it embeds: it must replay
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     data = model.report_page(found.digest, plan, {}, found.info, found.tails, test, __version__, lean=True)
@@ -135,7 +135,10 @@ def _find_game(directory: str, game: str) -> dict[str, Any]:
         raise click.ClickException(f"{directory}: no {results.GAMES_FILE} here")
     record = sources.find_record(path, game)
     if record is not None:
-        return record
+        try:
+            return sources.replayable(record, game, path)
+        except RookError as exc:
+            raise click.ClickException(str(exc)) from None
     ids: list[str] = []
     count = 0
     try:
@@ -166,9 +169,13 @@ def replay_command(directory: str, game: str, output: str | None) -> None:
     path = _page_path(pathlib.Path(output) if output else default, (directory,))
     record = _find_game(directory, game)
     games = [(game, record)]
-    partner = sources.find_partner(pathlib.Path(directory) / results.GAMES_FILE, record, game)
+    stored = pathlib.Path(directory) / results.GAMES_FILE
+    partner = sources.find_partner(stored, record, game)
     if partner is not None:
-        games.append(partner)
+        try:
+            games.append((partner[0], sources.replayable(partner[1], partner[0], stored)))
+        except RookError as exc:
+            raise click.ClickException(f"{exc} (the duplicate partner of {game!r})") from None
     data = model.replay_page(games, version=__version__)
     _write_page(path, page.render(data, f"rookarena: {game}"))
     click.echo(f"replay: {printable(str(path))}")

@@ -76,9 +76,11 @@ class Scan:
         """The records at ``positions``, each read from its offset."""
         return {position: records.load_record(line) for position, line in self.lines(positions).items()}
 
-    def lines(self, positions: Iterable[int]) -> dict[int, str]:
+    def lines(self, positions: Iterable[int], replayed: bool = False) -> dict[int, str]:
         """The lines of ``games.jsonl`` that hold the records at ``positions``, each read from its offset
-        and checked to be a record (the file is only ever appended to)."""
+        and checked to be a record (the file is only ever appended to); with ``replayed``, each record is
+        also played through the rules (:func:`records.replay`), and one that does not replay is a
+        :class:`results.ResultsError` naming its file, game and field, as for a page that shows its play."""
         out: dict[int, str] = {}
         wanted = sorted(positions, key=lambda p: (self.file_of[p], self.offset_of[p]))
         streams: dict[int, Any] = {}
@@ -90,13 +92,29 @@ class Scan:
                     stream = streams[number] = self.files[number].open("rb")
                 stream.seek(self.offset_of[position])
                 line = stream.readline().decode("utf-8")
-                if records.load_record(line).get("game_id", self.digest.ids[position]) != self.digest.ids[position]:
+                record = records.load_record(line)
+                if record.get("game_id", self.digest.ids[position]) != self.digest.ids[position]:
                     raise results.ResultsError(f"{self.files[number]}: changed while it was read")
+                if replayed:
+                    replayable(record, self.digest.ids[position], self.files[number])
                 out[position] = line
         finally:
             for stream in streams.values():
                 stream.close()
         return out
+
+
+def replayable(record: dict[str, Any], gid: str, where: pathlib.Path) -> dict[str, Any]:
+    """``record``, once it has replayed under its rules: a record edited by hand or damaged on disk in a
+    way its shape does not show (a card no seat held, a flipped winner) is a :class:`results.ResultsError`
+    naming the file, the game and the first field that disagrees, rather than a page or text that shows
+    a game no referee played."""
+    try:
+        records.replay(record)
+    except RookError as exc:
+        why = str(exc).removeprefix("record does not replay: ")
+        raise results.ResultsError(f"{where}: damaged record: game {gid!r} does not replay: {why}") from None
+    return record
 
 
 each_line = results.each_placed  # the records of a file with the byte offset each starts at

@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from web_games import league_records, write_dir
 
 from rookarena.cli import main
+from rookarena.errors import RookError
+from rookarena.wire import records
 
 NAMES = ["alpha", "beta", "gamma"]
 PLAYED = league_records(NAMES, deals=2, seed=3)
@@ -164,3 +166,103 @@ def test_a_damaged_directory_gets_one_plain_line(damage: list[str], seed: int, c
     if result.exit_code:
         last = result.output.rstrip("\n").splitlines()[-1]
         assert last.startswith("Error: ") and len(last) < 1000, (damage, args, result.output)
+
+
+def _card_swap(record: dict[str, Any], rng: random.Random) -> str:
+    """A card of the play replaced by another card, or by a word that is no card."""
+    hand = rng.choice(record["hands"])
+    places = [("deal", hand["deal"][seat]) for seat in range(4)] + [("nest", hand["nest"])]
+    places += [(f"tricks[{n}]", trick["cards"]) for n, trick in enumerate(hand.get("tricks") or [])]
+    if hand.get("discards"):
+        places.append(("discards", hand["discards"]))
+    where, cards = rng.choice([place for place in places if place[1]])
+    at = rng.randrange(len(cards))
+    cards[at] = rng.choice(["R1", "XX", "ROOK", "G14", "B5", "Y10", 7])
+    return f"{where}[{at}]"
+
+
+def _score_edit(record: dict[str, Any], rng: random.Random) -> str:
+    """A figure of the outcome changed: the winner, a final score, a hand's score."""
+    kind = rng.randrange(3)
+    if kind == 0 and record["result"]["winner"] is not None:
+        record["result"]["winner"] = 1 - record["result"]["winner"]
+        return "result.winner"
+    if kind == 1:
+        record["result"]["scores"][rng.randrange(2)] += rng.choice([-5, 5, 100])
+        return "result.scores"
+    hand = rng.choice(record["hands"])
+    hand["scores"][rng.randrange(2)] += rng.choice([-5, 5])
+    return "hands[].scores"
+
+
+def _call_edit(record: dict[str, Any], rng: random.Random) -> str:
+    """A call changed: trump, a bid, the bidder, the dealer."""
+    hand = rng.choice(record["hands"])
+    field = rng.choice(["trump", "bid", "dealer", "auction"])
+    if field == "trump":
+        hand["trump"] = rng.choice(["R", "G", "B", "Y", "Q"])
+    elif field == "bid":
+        hand["bid"] = (hand.get("bid") or 70) + 5
+    elif field == "dealer":
+        hand["dealer"] = (hand["dealer"] + rng.randrange(1, 4)) % 4
+    else:
+        hand["auction"][rng.randrange(len(hand["auction"]))]["action"] = rng.choice(["pass", "bid 200", "bid x"])
+    return field
+
+
+PLAY_EDITS = [_card_swap, _score_edit, _call_edit]
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit=st.sampled_from(PLAY_EDITS), at=st.integers(0, len(PLAYED) - 1), seed=st.integers(0, 2**32))
+def test_a_game_shown_is_a_game_the_rules_replay(edit: Callable[..., str], at: int, seed: int) -> None:
+    """show, replay and report refuse, by file, game and field, a record whose play was edited so that
+    it no longer replays under its rules, and show it as before when the edit left a game the rules give."""
+    record = json.loads(json.dumps(PLAYED[at]))
+    field = edit(record, random.Random(seed))
+    try:
+        records.replay(record)
+        replays = True
+    except RookError:
+        replays = False
+    played = [*PLAYED[:at], record, *PLAYED[at + 1 :]]
+    gid = record["game_id"]
+    with tempfile.TemporaryDirectory() as base:
+        directory = write_dir(pathlib.Path(base) / "results", played, NAMES, deals=2)
+        for args in (
+            ["show", str(directory), gid],
+            ["replay", str(directory), gid, "-o", f"{base}/one.html"],
+            ["report", str(directory), "-o", f"{base}/all.html"],
+        ):
+            result = CliRunner().invoke(main, args)
+            if replays:
+                assert result.exit_code == 0, (field, args, result.output)
+            else:
+                assert result.exit_code == 1, (field, args, result.output)
+                assert result.output.startswith(
+                    f"Error: {directory / 'games.jsonl'}: damaged record: game {gid!r} does not replay: "
+                ), (field, result.output)
+                assert result.output.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("edit", "field"),
+    [
+        (lambda r: r["result"].update(winner=1 - r["result"]["winner"]), "result.winner"),
+        (lambda r: r["hands"][0]["tricks"][0]["cards"].__setitem__(1, "XX"), "hands[0].tricks[0].cards[1]"),
+        (lambda r: r["hands"][0].update(trump="Q"), "hands[0].trump"),
+    ],
+)
+def test_a_record_edited_by_hand_is_refused_by_field(edit: Callable[[dict[str, Any]], None], field: str) -> None:
+    record = json.loads(json.dumps(PLAYED[0]))
+    edit(record)
+    with tempfile.TemporaryDirectory() as base:
+        directory = write_dir(pathlib.Path(base) / "results", [record, *PLAYED[1:]], NAMES, deals=2)
+        for args in (["show", str(directory), FIRST], ["replay", str(directory), FIRST, "-o", f"{base}/r.html"]):
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 1
+            assert f"game {FIRST!r} does not replay: {field}" in result.output
+        partner = PLAYED[1]["game_id"]  # its duplicate partner's viewer shows the edited game too
+        result = CliRunner().invoke(main, ["replay", str(directory), partner, "-o", f"{base}/p.html"])
+        assert result.exit_code == 1 and f"(the duplicate partner of {partner!r})" in result.output

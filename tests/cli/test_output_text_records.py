@@ -37,10 +37,12 @@ def unsafe(text: str, tabs: bool = False) -> list[str]:
     return [ch for ch in text if ch not in allowed and not ch.isprintable()]
 
 
-def forge(evil: str) -> tuple[list[dict[str, Any]], list[str]]:
+def forge(evil: str, replayable: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
     """The league's records with ``evil`` in every string a reader shows: the names (seats, teams, the
     pairing), the game id, the rules' name and hash, the result's reason, every field of a fault (its
-    bot, kind, detail, the line sent and the stderr it quotes) and a comment."""
+    bot, kind, detail, the line sent and the stderr it quotes) and a comment; ``replayable`` leaves out
+    the fields a replay checks against the rules (the rules' name and hash, the reason), so that ``show``
+    prints the game rather than refusing it."""
     names = {name: f"{name}{evil}{index}" for index, name in enumerate(NAMES)}
     played = copy.deepcopy(PLAYED)
     for record in played:
@@ -49,9 +51,10 @@ def forge(evil: str) -> tuple[list[dict[str, Any]], list[str]]:
         record["league"]["pairing"] = sorted(names[name] for name in record["league"]["pairing"])
         record["league"]["name"] = f"web-test{evil}"
         record["game_id"] = f"{record['game_id']}{evil}"
-        record["rules_name"] = f"tournament{evil}"
-        record["rules_hash"] = f"c0ffee{evil}"
-        record["result"]["reason"] = f"reached the target{evil}"
+        if not replayable:
+            record["rules_name"] = f"tournament{evil}"
+            record["rules_hash"] = f"c0ffee{evil}"
+            record["result"]["reason"] = f"reached the target{evil}"
         first = record["hands"][0]
         record["faults"] = [
             {
@@ -70,8 +73,8 @@ def forge(evil: str) -> tuple[list[dict[str, Any]], list[str]]:
     return played, [names[name] for name in NAMES]
 
 
-def write(directory: pathlib.Path, evil: str) -> list[dict[str, Any]]:
-    played, names = forge(evil)
+def write(directory: pathlib.Path, evil: str, replayable: bool = False) -> list[dict[str, Any]]:
+    played, names = forge(evil, replayable)
     web_games.write_dir(directory, played, names, deals=1)
     return played
 
@@ -86,22 +89,33 @@ def commands(directory: pathlib.Path, played: list[dict[str, Any]]) -> list[tupl
     return out
 
 
-def check(directory: pathlib.Path, played: list[dict[str, Any]]) -> None:
+def check(directory: pathlib.Path, evil: str) -> list[dict[str, Any]]:
+    """Every command that prints the records forged with ``evil``, each printable: the standings of
+    every string forged, and ``show`` of the records it prints (a forged rules' hash is refused, printable)."""
     runner = CliRunner()
+    played = write(directory, evil)
+    shown = write(directory.with_name(directory.name + "-shown"), evil, replayable=True)
     for args, tabs in commands(directory, played):
+        if args[0] == "show":
+            refused = runner.invoke(main, args)
+            assert refused.exit_code == 1 and "rules_hash" in refused.output, (args, refused.output)
+            assert unsafe(refused.output) == [], (args, refused.output)
+            args = ["show", str(directory.with_name(directory.name + "-shown")), shown[0]["game_id"], *args[3:]]
         done = runner.invoke(main, args)
         assert done.exit_code == 0, (args, done.output)
         assert done.stdout.strip(), args
         assert unsafe(done.output, tabs) == [], (args, done.output)
+    return played
 
 
 def test_a_forged_record_is_printed_printable(tmp_path: pathlib.Path) -> None:
-    played = write(tmp_path / "forged", EVIL)
-    check(tmp_path / "forged", played)
+    played = check(tmp_path / "forged", EVIL)
     runner = CliRunner()
     escaped = "<img src=x>\\x1b]0;PWNED\\x07\\x1b[2J\\u202eevil"
-    shown = runner.invoke(main, ["show", str(tmp_path / "forged"), played[0]["game_id"]]).stdout
-    fields = ("alpha", "tournament", "c0ffee", "reached the target", "timeout", "no reply within 1 s", "ValueError: ")
+    refused = runner.invoke(main, ["show", str(tmp_path / "forged"), played[0]["game_id"]]).output
+    assert f"rules_hash: 'c0ffee{escaped}' is not the hash of the rules" in refused, refused
+    shown = runner.invoke(main, ["show", str(tmp_path / "forged-shown"), played[0]["game_id"]]).stdout
+    fields = ("alpha", "timeout", "no reply within 1 s", "ValueError: ")
     for field in fields:
         assert f"{field}{escaped}" in shown, (field, shown)
     assert '"I pass<img src=x>\\u001b]0;PWNED\\u0007\\u001b[2J\\u202eevil"' in shown  # quoted as JSON, then escaped
@@ -114,8 +128,7 @@ def test_a_forged_record_is_printed_printable(tmp_path: pathlib.Path) -> None:
 @given(evil=evil_texts)
 def test_any_forged_text_is_printed_printable(evil: str) -> None:
     with tempfile.TemporaryDirectory() as base:
-        directory = pathlib.Path(base) / "forged"
-        check(directory, write(directory, evil))
+        check(pathlib.Path(base) / "forged", evil)
 
 
 CARDS = {"deal", "nest", "discards", "cards", "rules"}  # read as cards (or knobs): a forged one is refused
@@ -137,22 +150,24 @@ def spoil(value: Any, key: str = "") -> Any:
 @pytest.mark.parametrize("seat", [None, 0, 1])
 def test_every_string_of_a_record_forged_at_once(tmp_path: pathlib.Path, seat: int | None) -> None:
     """Every string of a record forged, even where a league writes a number (a hand's number, the seed, a
-    seat): ``show`` prints each printable; a forged card is refused in one printable line."""
+    seat), or a card forged: ``show`` refuses each record, which no longer replays, in one printable line
+    that quotes what it found."""
     played = copy.deepcopy(PLAYED)
     record = spoil(played[0])
     record["hands"][0]["number"] = "1\x1b]0;PWNED\x07"
     record["seed"] = "7\u202e"
     record["first_dealer"] = 3
-    cards = spoil(copy.deepcopy(played[1]), "")
+    cards = copy.deepcopy(played[1])  # only a card forged: the refusal quotes it
     cards["hands"][0]["deal"][0][0] = "R5\x1b[2J"
     directory = tmp_path / "spoiled"
     web_games.write_dir(directory, [record, cards, *played[2:]], NAMES, deals=1)
     seats = [] if seat is None else ["--seat", str(seat)]
     done = CliRunner().invoke(main, ["show", str(directory), record["game_id"], *seats])
-    assert done.exit_code == 0, done.output
-    assert unsafe(done.output) == [], done.output
-    assert "1\\x1b]0;PWNED\\x07" in done.stdout and "\\x1b[2J\\u202e" in done.stdout
+    assert done.exit_code == 1 and "does not replay" in done.output, done.output
+    assert unsafe(done.output) == [] and done.output.count("\n") == 1, done.output
+    assert "\\x1b[2J\\u202e" in done.output
     refused = CliRunner().invoke(main, ["show", str(directory), cards["game_id"], *seats])
+    assert refused.exit_code == 1 and "R5\\x1b[2J" in refused.output, refused.output
     assert unsafe(refused.output) == [], refused.output
 
 
