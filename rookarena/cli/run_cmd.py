@@ -236,7 +236,8 @@ def _play(
         progress.finish()
         click.echo(f"stopped: {first_error(group)}", err=True)
         click.echo(
-            f"{progress.done} of {progress.total} games are in {printable(str(where))}; {printable(resume_hint)}",
+            f"{_kept(where, progress.done)} of {progress.total} games are in {printable(str(where))}; "
+            f"{printable(resume_hint)}",
             err=True,
         )
         raise SystemExit(1) from None
@@ -361,3 +362,12 @@ def _parse_shard(text: str) -> tuple[int, int]:
     if not 1 <= k <= n:
         raise click.BadParameter(f"{text!r}: expected 1 <= K <= N", param_hint="--shard")
     return k, n
+
+
+def _kept(where: pathlib.Path, counted: int) -> int:
+    """The games in the records file as it is now, which is less than the run ``counted`` when the file
+    was removed or replaced under it."""
+    try:
+        return len(results.finished_ids(where))
+    except RookError:
+        return counted

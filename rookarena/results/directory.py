@@ -9,7 +9,6 @@ without keeping them.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import fcntl
 import json
@@ -29,6 +28,7 @@ from rookarena.results.files import ResultsError as ResultsError  # noqa: PLC041
 from rookarena.results.files import output as output  # noqa: PLC0414
 from rookarena.results.files import over_results as over_results  # noqa: PLC0414
 from rookarena.results.files import write_file as write_file  # noqa: PLC0414
+from rookarena.results.sink import RecordSink as RecordSink  # noqa: PLC0414
 from rookarena.results.store import GameResult, ResultStore, game_result
 from rookarena.wire import records
 
@@ -281,48 +281,6 @@ def _lock_holder(inode: int) -> int | None:
     except (OSError, ValueError):
         return None
     return None
-
-
-class RecordSink:
-    """Appends records to ``games.jsonl``, each written whole and synced before it counts as finished.
-
-    A record that cannot be written (a full disk, a file-size limit, an I/O error) is cut from the file
-    again, so the file ends on the last whole record, and :class:`ResultsError` says so: the records
-    before it stay as they were, and a run resumed once there is room goes on from them.
-    """
-
-    def __init__(self, path: pathlib.Path) -> None:
-        self.path = path
-        try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as exc:
-            raise ResultsError(f"{path}: cannot be written: {exc.strerror or exc} (it is left as it was)") from None
-        self.offset = os.fstat(self.fd).st_size
-        self.index = gamesindex.Writer(path)
-
-    def write(self, record: dict[str, Any]) -> None:
-        """Append ``record``, then its line of the games index (a cache: see :mod:`rookarena.results.gamesindex`)."""
-        text = (records.dumps(record) + "\n").encode()
-        try:
-            written = 0
-            while written < len(text):
-                written += os.write(self.fd, text[written:])
-            os.fsync(self.fd)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self.fd, self.offset)
-            raise ResultsError(
-                f"{self.path}: could not write the record of game {record.get('game_id')}: {exc.strerror or exc} "
-                "(the records before it are kept whole)"
-            ) from None
-        self.index.add(record, text, self.offset, os.fstat(self.fd).st_mtime_ns)
-        self.offset += len(text)
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-        self.index.close()
 
 
 def merge(directories: Iterable[pathlib.Path]) -> list[dict[str, Any]]:
