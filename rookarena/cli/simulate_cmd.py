@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import pathlib
 import secrets
 import signal
 import time
@@ -13,7 +15,9 @@ import click
 from rookarena.cli import text as report
 from rookarena.cli.common import load_rules, main
 from rookarena.cli.group import MOST_GAMES
+from rookarena.errors import RookError
 from rookarena.players.simulate import random_game, summarize
+from rookarena.results import files
 from rookarena.wire import records
 from rookarena.wire.names import printable
 from rookarena.wire.records import derive_seed
@@ -39,7 +43,13 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     name, rules_value = load_rules(rules_spec)
     drawn = seed is None
     seed = secrets.randbits(records.SEED_BITS) if seed is None else seed
-    stream = open(out, "w", encoding="utf-8") if out else None  # noqa: SIM115
+    if out:
+        problem = files.over_results(pathlib.Path(out), [], "the simulated records")
+        if problem:
+            raise click.BadParameter(problem, param_hint="'--out'")
+    # The records whole or not at all (a new file renamed over the old when the last game is written), so
+    # a full disk or a crash leaves an older file as it was, never one cut short.
+    saving = files.output(pathlib.Path(out)) if out else contextlib.nullcontext(None)
 
     stop: list[int] = []  # a stop signal arrived: the games played so far are summed up
 
@@ -50,7 +60,7 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
                 return
             record = random_game(rules_value, derive_seed(seed, index), name)
             if stream is not None:
-                records.write(stream, record)
+                stream.write((records.dumps(record) + "\n").encode())
             yield record
 
     from .stopping import stop_signals  # noqa: PLC0415 - (it imports trio, which a simulation needs not)
@@ -59,12 +69,13 @@ def simulate(rules_spec: str, games: int, seed: int | None, out: str | None) -> 
     handlers = {sig: signal.signal(sig, lambda number, frame: stop.append(number)) for sig in stop_signals()}
     started = time.perf_counter()
     try:
-        summary = summarize(played())
+        with saving as stream:
+            summary = summarize(played())
+    except RookError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
-        if stream is not None:
-            stream.close()
     seconds = time.perf_counter() - started
     click.echo(f"rules: {printable(name)} ({rules_value.digest})")
     if drawn:

@@ -76,14 +76,18 @@ OWN_FILES = (
 )
 
 
-def over_results(path: pathlib.Path, directories: Iterable[pathlib.Path]) -> str | None:
-    """Why ``path`` may not be written (it is one of the files of a results directory in ``directories``, or
-    under its logs), or None."""
+def over_results(path: pathlib.Path, directories: Iterable[pathlib.Path], what: str = "the page") -> str | None:
+    """Why ``path`` may not be written: it is one of the files of a results directory, or under its logs,
+    whether that directory is one of ``directories`` (the results read) or any other (one that holds a
+    ``games.jsonl`` or a ``league.json``); else None."""
     target = pathlib.Path(os.path.realpath(path))
-    for directory in directories:
-        home = pathlib.Path(os.path.realpath(directory))
+    read = {pathlib.Path(os.path.realpath(directory)): str(directory) for directory in directories}
+    for home in (target.parent, *(folder.parent for folder in target.parents if folder.name == "logs")):
+        if home not in read and not any((home / name).is_file() for name in (GAMES_FILE, PLAN_FILE)):
+            continue
         if (target.parent == home and target.name in OWN_FILES) or home / "logs" in target.parents:
-            return f"{path}: is one of the files of the results in {str(directory)!r}: write the page elsewhere"
+            where = read.get(home, str(home))
+            return f"{path}: is one of the files of the results in {where!r}: write {what} elsewhere"
     return None
 
 

@@ -96,6 +96,75 @@ def test_the_views_refuse_to_write_over_the_records(tmp_path: pathlib.Path) -> N
     assert (tmp_path / "games.jsonl").read_bytes() == before
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_no_output_goes_over_another_results_directory(tmp_path: pathlib.Path, seed: int) -> None:
+    """A page, a replay, a diff page or simulated records aimed at the files of a results directory other
+    than the one read (any of its own files, or its logs), however the path is spelled, is refused and
+    the directory is left byte for byte as it was; the same name in a folder that holds no results is
+    written."""
+    import random
+
+    import web_games
+
+    rng = random.Random(seed)
+    played = web_games.league_records(["a", "b"], 1)
+    read, other = tmp_path / "read", tmp_path / "other"
+    web_games.write_dir(read, played, ["a", "b"], 1)
+    web_games.write_dir(other, played, ["a", "b"], 1)
+    (other / "logs" / "a.stderr.log").write_text("a log\n")
+    target = rng.choice([*files.OWN_FILES, "logs/a.stderr.log", "logs/new.log"])
+    spelled = rng.choice([other, tmp_path / "link", tmp_path / "read" / ".." / "other"])
+    if spelled.name == "link":
+        spelled.symlink_to(other)
+    before = {path: path.read_bytes() for path in other.rglob("*") if path.is_file()}
+    path = str(spelled / target)
+    game = played[0]["game_id"]
+    args = rng.choice(
+        [
+            ["report", str(read), "-o", path],
+            ["replay", str(read), game, "-o", path],
+            ["diff", "rookarena bot random", "a", "--from", str(read), "-o", path],
+            ["simulate", "--games", "1", "--out", path],
+        ]
+    )
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, (args, result.output)
+    assert f"is one of the files of the results in {str(other)!r}" in result.output, result.output
+    assert {path: path.read_bytes() for path in other.rglob("*") if path.is_file()} == before
+    plain = tmp_path / "plain"
+    (plain / "logs").mkdir(parents=True)
+    assert files.over_results(plain / target, [read]) is None
+
+
+def test_simulated_records_are_written_whole_or_not_at_all(tmp_path: pathlib.Path) -> None:
+    """A simulation whose records outgrow the room (a file-size limit) leaves the older file as it was."""
+    import resource
+    import subprocess
+    import sys
+
+    path = tmp_path / "sim.jsonl"
+    path.write_text("the older records\n")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20_000, 20_000))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "rookarena", "simulate", "--games", "20", "--seed", "1", "--out", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        preexec_fn=limit,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr
+    assert (
+        done.stderr.strip().splitlines()[-1]
+        == f"Error: {path}: cannot be written: File too large (it is left as it was)"
+    )
+    assert path.read_text() == "the older records\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["sim.jsonl"]
+
+
 @pytest.mark.parametrize("change", ["seed", "seats"])
 def test_results_that_share_game_ids_but_not_games_are_not_merged(tmp_path: pathlib.Path, change: str) -> None:
     """Two matches both number their games match-0001, ...: merging them by id would drop one's games."""
