@@ -25,7 +25,7 @@ from rookarena.arena import proctree
 from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import Fault, Limits
-from rookarena.arena.stderrlog import StderrLog
+from rookarena.arena.stderrlog import FILE_TIMES, StderrLog
 from rookarena.wire.conversation import Conversation, Event, FaultKind, Hello, Ignored, ProtocolFault, Reply, encode
 from rookarena.wire.messages import hello_message
 
@@ -66,7 +66,7 @@ class BotProcess:
         self.stderr_dropped = 0
         self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
         self.ignored_count = 0
-        self._log = StderrLog(log_path, label)
+        self._log = StderrLog(log_path, label, FILE_TIMES * limits.stderr_cap)
         self._pending: collections.deque[Event] = collections.deque()
         self._unasked = self._unheard = 0  # bytes read, and lines ignored, since the last request was sent
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"

@@ -2,6 +2,10 @@
 
 Whatever happens to the file (it cannot be created, the disk fills, its folder is removed), the bot plays
 on: the problem is noted once (and logged as a warning) and the rest of its stderr is discarded.
+
+Each process's stderr is capped by its limit (``limits.stderr``); a file holds at most ``FILE_TIMES`` times
+that, however many processes write to it (a bot started for every game, or restarted after faults),
+so that a bot within its limit cannot fill the disk: past it, one line says so and the rest is dropped.
 """
 
 from __future__ import annotations
@@ -12,12 +16,14 @@ import os
 from typing import IO
 
 log = logging.getLogger("rookarena.bots")
+FILE_TIMES = 4  # a log file holds at most this many times a process's stderr limit
 
 
 class StderrLog:
-    def __init__(self, path: str | None, label: str) -> None:
+    def __init__(self, path: str | None, label: str, cap: int) -> None:
         self.path = path
         self.label = label
+        self.cap = cap  # the bytes of stderr the file may hold (the note that it is full aside)
         self.problem: str | None = None  # why the log could not be written, if it could not
         self.at: int | None = None  # the size of the log as written so far (None: no log)
         self._sink: IO[bytes] | None = None
@@ -41,10 +47,17 @@ class StderrLog:
         sink = self._sink
         if sink is None or not data:
             return
+        at = self.at or 0
+        if at >= self.cap:
+            return  # full, and said so (by this process or by an earlier one)
+        kept = data[: self.cap - at]
+        if len(kept) < len(data):
+            note = f"\n[rookarena: this log holds {self.cap} bytes, its most; later stderr is dropped]\n"
+            kept = bytes(kept) + note.encode()
         try:
-            sink.write(data)
+            sink.write(kept)
             sink.flush()
-            self.at = (self.at or 0) + len(data)
+            self.at = at + len(kept)
         except OSError as exc:
             self._close(f"cannot write {self.path!r}: {exc.strerror or exc}")
 
