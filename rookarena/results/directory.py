@@ -25,6 +25,7 @@ from rookarena.results.files import OWN_FILES as OWN_FILES  # noqa: PLC0414
 from rookarena.results.files import PLAN_FILE as PLAN_FILE  # noqa: PLC0414
 from rookarena.results.files import GameIds as GameIds  # noqa: PLC0414
 from rookarena.results.files import ResultsError as ResultsError  # noqa: PLC0414
+from rookarena.results.files import not_a_folder
 from rookarena.results.files import output as output  # noqa: PLC0414
 from rookarena.results.files import over_results as over_results  # noqa: PLC0414
 from rookarena.results.files import write_file as write_file  # noqa: PLC0414
@@ -65,7 +66,7 @@ def prepare(
             out_dir.mkdir(parents=True, exist_ok=True)
             (out_dir / "logs").mkdir(exist_ok=True)
         except OSError as exc:
-            raise ResultsError(f"{out_dir}: cannot hold results: {exc.strerror or exc}: {exc.filename}") from None
+            raise ResultsError(f"{out_dir}: cannot hold results: {not_a_folder(out_dir / 'logs', exc)}") from None
     from rookarena.arena.specs import as_mapping  # noqa: PLC0415
 
     meta: dict[str, Any] = {**as_mapping(config), "shard": shard_label}
@@ -245,7 +246,7 @@ class ResultsLock:
             self.directory.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise ResultsError(f"{self.directory}: cannot be used for results: {exc.strerror or exc}") from None
+            raise ResultsError(f"{self.directory}: cannot be used for results: {not_a_folder(path, exc)}") from None
         try:
             fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

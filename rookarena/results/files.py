@@ -62,6 +62,19 @@ def output(path: pathlib.Path) -> Iterator[IO[bytes]]:
         raise
 
 
+def not_a_folder(path: pathlib.Path, exc: OSError) -> str:
+    """What stands where a folder of results was to be made at ``path`` (or one of the folders above it),
+    in place of the system's 'File exists' or 'Not a directory'."""
+    for place in (path, *path.parents):
+        if place.is_symlink() and not place.exists():
+            return f"{place} is a symbolic link to {os.readlink(place)}, which does not exist"
+        if place.exists():
+            if place.is_dir():
+                break
+            return f"{place} is not a folder"
+    return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+
+
 # The files of a results directory, which no page may be written over.
 OWN_FILES = (
     GAMES_FILE,

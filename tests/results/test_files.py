@@ -7,7 +7,9 @@ import errno
 import os
 import pathlib
 import stat
+import sys
 import threading
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -219,3 +221,39 @@ def test_games_of_another_league_or_a_match_are_not_read_with_a_leagues(tmp_path
     if how != "a match beside the league":
         with pytest.raises(files.ResultsError, match="of 'match'"):
             directory.finished_ids(league / "games.jsonl")  # what --resume reads before any game
+
+
+@pytest.mark.parametrize(
+    ("make", "out", "said"),
+    [
+        (
+            lambda d: (d / "dangling").symlink_to(d / "nowhere"),
+            "dangling",
+            "dangling is a symbolic link to {d}/nowhere, which does not exist",
+        ),
+        (
+            lambda d: (d / "dangling").symlink_to(d / "nowhere"),
+            "dangling/sub",
+            "dangling is a symbolic link to {d}/nowhere, which does not exist",
+        ),
+        (lambda d: (d / "afile").write_text("x"), "afile/sub/deeper", "afile is not a folder"),
+        (lambda d: (d / "res").mkdir() or (d / "res" / "logs").write_text("x"), "res", "res/logs is not a folder"),
+        (
+            lambda d: (d / "res").mkdir() or (d / "res" / "logs").symlink_to(d / "gone"),
+            "res",
+            "res/logs is a symbolic link to {d}/gone, which does not exist",
+        ),
+    ],
+)
+def test_what_stands_where_the_results_should_go_is_named(
+    tmp_path: pathlib.Path, make: Any, out: str, said: str
+) -> None:
+    """Not the system's 'File exists': the run says what is in the way (a link to nowhere, a file)."""
+    make(tmp_path)
+    config = tmp_path / "c.yaml"
+    bots = "\n".join(f"  - name: {n}\n    command: [{sys.executable}, -m, rookarena.randombot]" for n in "ab")
+    config.write_text(f"name: c\ngames: 2\nbots:\n{bots}\n")
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / out)])
+    assert result.exit_code == 1, result.output
+    assert result.output.rstrip("\n").splitlines()[-1].endswith(said.format(d=tmp_path)), result.output
+    assert "File exists" not in result.output
