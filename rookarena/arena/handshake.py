@@ -35,7 +35,8 @@ from rookarena.wire.messages import act_message, deal_messages, game_message, he
 
 OPPONENT_NAME = "rookarena-random"
 AFTER_EOF = 2.0  # seconds to wait for output once the probe has closed the bot's input
-PATIENCE = 2.0  # seconds past the move time a probed reply is still waited for before the input is closed
+PATIENCE = 2.0  # seconds past the startup (move) time a hello (reply) is still waited for before the input is closed
+PROMPT = 0.25  # seconds after its input is closed within which output that sat in a buffer comes out
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -152,10 +153,18 @@ async def _handshake(process: trio.Process, startup: float, started: float) -> P
     event = await _first_event(process.stdout, conversation, startup, ignored)
     seconds = clock.perf_counter() - started
     if event is None:
-        await _close_input(process)
-        late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored)
-        if late is not None and not isinstance(late, str):  # a hello (or a fault) that only the end of input let out
-            return Probe(None, diagnose("timeout", "no hello", flushed_late=True), seconds, tuple(ignored))
+        # A slow bot says hello later, whatever its input does; a buffered one only as its input ends.
+        late = await _first_event(process.stdout, conversation, PATIENCE, ignored)
+        if late is None:
+            await _close_input(process)
+            closed = clock.perf_counter()
+            late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored)
+            if late is not None and not isinstance(late, str) and clock.perf_counter() - closed <= PROMPT:
+                return Probe(None, diagnose("timeout", "no hello", flushed_late=True), seconds, tuple(ignored))
+        if isinstance(late, Hello):
+            took = clock.perf_counter() - started
+            detail = f"no hello within {startup:g} s: it came {took:.2f} s after the bot was started"
+            return Probe(None, diagnose("timeout", detail), seconds, tuple(ignored))
         detail = f"no hello within {startup:g} s"
         waiting = conversation.buffer.waiting()
         if waiting:
@@ -186,7 +195,7 @@ async def _handshake(process: trio.Process, startup: float, started: float) -> P
 async def replies_buffered(spec: BotSpec, rules_name: str, rules: Rules, time: TimeControl, seed: int) -> bool:
     """Whether the bot's replies sit in its stdout buffer: started alone, it says hello, is sent a game and
     its first request, and answers neither within the move time nor ``PATIENCE`` seconds after it, but as
-    soon as its input is closed (a slow bot answers late, a stuck one never)."""
+    soon as its input is closed (within ``PROMPT`` seconds: a slow bot answers late, a stuck one never)."""
     with tempfile.TemporaryFile() as stderr:
         try:
             async with _alone(spec, stderr) as process:
@@ -223,7 +232,9 @@ async def _reply_only_at_eof(
     if await _first_event(process.stdout, conversation, time.move + PATIENCE, ignored, (Reply, ProtocolFault)):
         return False  # it answered, or said something else, or exited: whatever it is, not a buffer
     await _close_input(process)
-    return isinstance(await _first_event(process.stdout, conversation, AFTER_EOF, ignored, (Reply,)), Reply)
+    closed = clock.perf_counter()
+    late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored, (Reply,))
+    return isinstance(late, Reply) and clock.perf_counter() - closed <= PROMPT  # later: a slow bot, not a buffer
 
 
 def _signal_name(number: int) -> str:

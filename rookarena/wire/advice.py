@@ -66,6 +66,10 @@ CLOSED_INPUT = (
     "the bot closed its stdin and went on running: keep reading stdin until 'bye' or its end (a child process, "
     "or a library that closes file descriptors, may have closed it)"
 )
+SLOW_HELLO = (
+    "its hello came, but after the startup time: load less before the hello, or give it more time "
+    "(--startup, or time.startup in a league)"
+)
 LOAD_EARLY = (
     "its first decision of the game was late: load tables, models and caches before the hello (the startup "
     "deadline allows for it), not on the first 'act'"
@@ -126,6 +130,7 @@ SECTIONS = {
     NEWLINE: "§2",
     SIGNALLED: "§9",
     LOAD_EARLY: "§8",
+    SLOW_HELLO: "§8",
     SHEBANG_CR: "§9",
 }
 KIND_SECTIONS = {"timeout": "§8", "malformed": "§6", "illegal": "§4", "protocol": "§7", "limit": "§9", "crash": "§9"}
@@ -223,6 +228,8 @@ def _timeout(detail: str, ignored: Sequence[str], flushed_late: bool) -> Cause:
         return Cause(detail, STOPPED)
     if "without having written a line" in detail:
         return Cause(detail, READ_ALL)
+    if "hello" in detail and "it came" in detail:
+        return Cause(detail, SLOW_HELLO)
     if "hello" in detail:
         return Cause(detail, f"no hello after the referee's: {FLUSH}")
     return Cause(detail, SLOW)

@@ -31,6 +31,9 @@ PYTHON_ONLY = [
     # The stderr is quoted as the bot wrote it (once escaped, for the terminal), not escaped a second time.
     ("crashquote", "fix the error its stderr shows", "§9", "ValueError: bad card 'R5' in C:\\bots\\hand.txt\""),
     ("blockread", "read stdin a line at a time", "§2", "or it reads its input in blocks"),
+    # Slow, not buffered: what comes late whatever the input does is never called a buffer's.
+    ("slowhello", "its hello came, but after the startup time", "§8", "no hello within 3 s: it came 4."),
+    ("slowall", "load tables, models and caches before the hello", "§8", "no reply within 0.5 s"),
 ]
 C_ONLY = [
     ("crash2", "killed by a signal", "§9", "killed by SIGSEGV"),

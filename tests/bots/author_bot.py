@@ -2,6 +2,8 @@
 ``crashquote`` raises an error whose words hold quotes and backslashes,
 ``defendcrash`` raises whenever an opponent wins the auction, ``markup`` wraps each card it plays in
 markup (an illegal reply whose line a page must show escaped), and ``blockread`` reads its input in blocks.
+``slowhello`` says hello 4 s after the referee's, and ``slowall`` answers every request 3.2 s late: slow,
+flushing as it should, so never a bot whose output sat in a buffer.
 
 Usage: author_bot.py MODE.
 """
@@ -30,6 +32,8 @@ for line in blocks() if MODE == "blockread" else sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
+        if MODE == "slowhello":
+            time.sleep(4.0)
         if MODE == "hellodebug":
             print("debug: loading the model", flush=True)
         print(json.dumps({"type": "hello", "name": f"author-{MODE}", "version": "1", "protocol": "rook/1"}), flush=True)
@@ -47,6 +51,8 @@ for line in blocks() if MODE == "blockread" else sys.stdin:
         action = bids[0] if bids else message["legal"][0]
         if MODE == "slowfirst" and requests == 1:
             time.sleep(1.5)
+        if MODE == "slowall":
+            time.sleep(3.2)
         if MODE == "crash2" and games == 2 and requests == 3:
             hand = message["view"]["hand"]
             print(hand[99])
