@@ -24,7 +24,7 @@ from rookarena.arena import process as kernel
 from rookarena.arena import proctree
 from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
-from rookarena.arena.specs import Fault, Limits
+from rookarena.arena.specs import Fault, Limits, seconds_text
 from rookarena.arena.stderrlog import FILE_TIMES, StderrLog
 from rookarena.wire.conversation import Conversation, Event, FaultKind, Hello, Ignored, ProtocolFault, Reply, encode
 from rookarena.wire.messages import hello_message
@@ -328,7 +328,7 @@ class BotProcess:
             return self.fault  # a limit stopped it meanwhile: that is the cause
         if kernel.input_closed(self._stdin_fd):  # it closed its input after the request was sent: never to be read
             return self._fail(Fault(FaultKind.CRASH, CLOSED_INPUT))
-        detail = f"no {waiting_for.removeprefix('a ')} within {timeout:.3g} s"
+        detail = f"no {waiting_for.removeprefix('a ')} within {seconds_text(timeout)} s"
         if self.process is not None and kernel.stopped(self.process.pid, self.token):
             detail += f"; {kernel.STOPPED}"
         if waiting:  # the count only: the detail goes to every bot, the line (its own words) to the record

@@ -19,6 +19,7 @@ from rookarena.arena.programs import INTERPRETERS as INTERPRETERS  # noqa: PLC04
 from rookarena.arena.programs import command_problem as command_problem  # noqa: PLC0414
 from rookarena.arena.programs import is_dir as _is_dir
 from rookarena.arena.specs import (
+    LEAST_SECONDS,
     MOST_SECONDS,
     BotSpec,
     Entry,
@@ -361,7 +362,14 @@ class _Reader:
         for key, value in values.items():
             if value > MOST_SECONDS:
                 raise self.fail(
-                    keys[key][1], f"time.{key}", f"expected at most {MOST_SECONDS:g} seconds (a day), got {value:g}"
+                    keys[key][1], f"time.{key}", f"expected at most {MOST_SECONDS:g} seconds (a day), got {value!r}"
+                )
+            if key != "bank" and value < LEAST_SECONDS:
+                raise self.fail(
+                    keys[key][1],
+                    f"time.{key}",
+                    f"expected at least {LEAST_SECONDS:g} seconds (a bot is told its time in whole milliseconds), "
+                    f"got {value!r}",
                 )
         return TimeControl(**values)
 

@@ -124,7 +124,7 @@ class Differ:
         seat = decision.seat
         proc = self.procs[seat // 2]
         with_view = proc.hello is None or proc.hello.view
-        deadline_ms, bank_ms = round(move * 1000), round(bank[seat] * 1000)
+        deadline_ms, bank_ms = TimeControl.told_ms(move), TimeControl.told_ms(bank[seat])
 
         def request(request_id: int) -> bytes:
             return decision.request(request_id, deadline_ms, bank_ms, with_view=with_view)

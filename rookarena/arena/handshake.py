@@ -226,7 +226,7 @@ async def _reply_only_at_eof(
         first_dealer=0,
         seed=seat_seed(seed, seat),
     )
-    asked = act_message(game, seat, game.legal_actions(), round(time.move * 1000), 0, with_view=hello.view)
+    asked = act_message(game, seat, game.legal_actions(), TimeControl.told_ms(time.move), 0, with_view=hello.view)
     request = conversation.request(asked, request_id(seed, seat, 0))
     await _send(process, encode(start) + encode(deal_messages(game)[seat]) + request)
     if await _first_event(process.stdout, conversation, time.move + PATIENCE, ignored, (Reply, ProtocolFault)):

@@ -163,7 +163,7 @@ class Referee:
     async def _ask(self, seat: int, legal: list[Action], request_id: int) -> tuple[Action | None, float]:
         """The bot's legal action, or None after a fault (which is recorded, and may forfeit)."""
         bot, move, bank, game = self.bots[seat], self.time.move, self.bank[seat], self.game
-        deadline_ms, bank_ms = round(move * 1000), round(bank * 1000)
+        deadline_ms, bank_ms = TimeControl.told_ms(move), TimeControl.told_ms(bank)
         with_view, views = bot.hello is None or bot.hello.view, self.views
 
         def request(stamped: int) -> bytes:
@@ -176,6 +176,9 @@ class Referee:
         self.times[seat].append(elapsed)
         self.bank[seat] = self.time.charge(bank, elapsed)
         timed_out = isinstance(reply, Fault) and reply.kind is FaultKind.TIMEOUT
+        if timed_out and isinstance(reply, Fault) and reply.detail.startswith("no reply within"):
+            grant = reply.detail.replace(" s", f" s{self.time.timeout_text(bank)}", 1)  # move time, and bank left
+            reply = dataclasses.replace(reply, detail=grant)
         self.late[seat] = self.late[seat] + 1 if timed_out else 0
         if isinstance(reply, Fault):
             self._fault(seat, reply, legal)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -62,6 +63,17 @@ class FaultPolicy(enum.Enum):
 # The longest time a clock gives (seconds): a day. A bot is told its times in milliseconds (``deadline_ms``,
 # ``bank_ms``), which then fit a 32-bit integer in any language.
 MOST_SECONDS = 86_400.0
+LEAST_SECONDS = 0.001  # the shortest move or startup time: a bot is told its times in whole milliseconds
+
+
+def seconds_text(seconds: float) -> str:
+    """Seconds as a person reads them: to the millisecond (or the first digit that is not 0, for less than a
+    millisecond), never in exponent form: 1000.5, 0.195, 0.0004."""
+    for places in (3, 6, 9):
+        text = f"{seconds:.{places}f}".rstrip("0").rstrip(".")
+        if text != "0" or seconds == 0:
+            return text
+    return repr(seconds)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,6 +93,18 @@ class TimeControl:
                     f"time control: {name} must be a number of seconds from 0 to {MOST_SECONDS:g} (a day), "
                     f"got {value!r}"
                 )
+
+    @staticmethod
+    def told_ms(seconds: float) -> int:
+        """``seconds`` as the whole milliseconds a bot is told (``deadline_ms``, ``bank_ms``): rounded down,
+        so that no bot is told more time than it has."""
+        return math.floor(seconds * 1000 + 1e-6)  # (0.29 s is 289.99999999999997 ms as a float product)
+
+    def timeout_text(self, bank_left: float) -> str:
+        """What a timeout's grant was made of, when the bank gave part of it (else nothing)."""
+        if bank_left <= 0:
+            return ""
+        return f" (its move time of {seconds_text(self.move)} s and the {seconds_text(bank_left)} s left of its bank)"
 
     def grant(self, bank_left: float) -> float:
         """The most a decision may take while the seat's bank holds ``bank_left`` seconds."""

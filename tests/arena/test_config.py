@@ -126,7 +126,12 @@ CASES: list[tuple[str, str, int | None, str | None, tuple[str, ...]]] = [
     ("time-yaml-text", with_bots("time: {move: 2e3}\n"), 3, "time.move", ("got '2e3' (text to YAML", "1.0e+6")),
     ("time-move-past-a-day", with_bots("time: {move: 1.0e+300}\n"), 3, "time.move", ("at most 86400 s", "1e+300")),
     ("time-bank-past-a-day", with_bots("time:\n  bank: 86401\n"), 4, "time.bank", ("at most 86400 seconds", "86401")),
-    ("time-startup-past-a-day", with_bots("time: {startup: 1.0e+6}\n"), 3, "time.startup", ("(a day)", "1e+06")),
+    ("time-startup-past-a-day", with_bots("time: {startup: 1.0e+6}\n"), 3, "time.startup", ("(a day)", "1000000.0")),
+    # a value just past a day is shown as written, not rounded to the day it passes
+    ("time-move-just-past-a-day", with_bots("time: {move: 86400.0000001}\n"), 3, "time.move", ("got 86400.0000001",)),
+    # under a millisecond, a bot would be told 0 ms
+    ("time-move-under-a-ms", with_bots("time: {move: 0.0004}\n"), 3, "time.move", ("at least 0.001 seconds", "0.0004")),
+    ("time-startup-under-a-ms", with_bots("time: {startup: 1.0e-5}\n"), 3, "time.startup", ("at least 0.001", "1e-05")),
     (
         "unknown-time-key",
         with_bots("time:\n  move: 1\n  hurry: 2\n"),

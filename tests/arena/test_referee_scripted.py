@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -147,11 +148,32 @@ def test_the_bank_is_granted_and_charged_decision_by_decision(move: float, bank:
     record = trio.run(play, seats, clock, FaultPolicy.SUBSTITUTE)
     left = bank
     for number, (deadline_ms, bank_ms) in enumerate(asked):
-        assert (deadline_ms, bank_ms) == (round(move * 1000), round(left * 1000)), number
+        # Whole milliseconds never more than the seat has: rounded down, to the float product's noise.
+        assert move * 1000 - 1 < deadline_ms <= move * 1000 + 1e-6, number
+        assert left * 1000 - 1 < bank_ms <= left * 1000 + 1e-6, (number, left)
         # A late reply is a timeout after all the time granted; the seat is asked again next time.
         left = clock.charge(left, min(takes[number % len(takes)], clock.grant(left)))
     assert record["timing"][0]["count"] == len(asked)
     records.replay(record)
+
+
+@pytest.mark.parametrize(("bank", "takes"), [(0.0, 0.25), (1.0, 0.25), (0.5, 0.4)])
+async def test_a_timeout_says_what_its_grant_was_made_of(bank: float, takes: float) -> None:
+    """'no reply within 0.193 s' alone leaves a user who set 0.1 s guessing: the bank's part is named."""
+    seats = [ScriptedSeat("slow", lambda message: reply(message, message["legal"][0], takes))]
+    seats += [ScriptedSeat(name) for name in ("a", "b", "c")]
+    record = await play(seats, TimeControl(move=0.1, bank=bank), FaultPolicy.FORFEIT)
+    (fault,) = record["faults"]
+    detail = fault["detail"]
+    if bank == 0:
+        assert detail == "no reply within 0.1 s", detail
+        return
+    found = re.fullmatch(
+        r"no reply within ([0-9.]+) s \(its move time of 0.1 s and the ([0-9.]+) s left of its bank\)", detail
+    )
+    assert found is not None, detail
+    assert abs(float(found[1]) - 0.1 - float(found[2])) <= 0.0011, detail
+    assert 0 < float(found[2]) < takes - 0.1, detail
 
 
 async def test_every_seat_is_told_the_same_game_as_the_record() -> None:
