@@ -117,6 +117,8 @@ def replayable(record: dict[str, Any], gid: str, where: pathlib.Path) -> dict[st
     return record
 
 
+FAULT_BATCH = 512  # faulted games' records held at once while their faults are placed
+
 each_line = results.each_placed  # the records of a file with the byte offset each starts at
 
 
@@ -142,16 +144,24 @@ def _scan(directories: Sequence[pathlib.Path], files: tuple[pathlib.Path, ...], 
         for offset, record in _each_digest(path, path not in unindexed):
             if "game_id" in record and not ids.first(record, path):
                 continue
-            position = summary.add(record)
+            summary.add(record)
             file_of.append(number)
             offset_of.append(offset)
-            gid = summary.ids[position]
+    found = Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
+    # The faulted games' whole records (an index's digest has neither the play that places a fault nor the
+    # stderr ranges), read again a batch at a time: however many there are, memory holds one batch.
+    faulted = sorted({fault["position"] for fault in summary.fault_list})
+    logs: dict[pathlib.Path, LogFolder] = {}
+    for start in range(0, len(faulted), FAULT_BATCH):
+        batch = found.records(faulted[start : start + FAULT_BATCH])
+        summary.place(batch)
+        for position, record in batch.items():
+            gid, directory = summary.ids[position], files[file_of[position]].parent
+            folder = logs.get(directory) or logs.setdefault(directory, LogFolder(directory))
             for fault in record.get("faults") or []:
                 seat = fault.get("seat")
                 if isinstance(seat, int) and (gid, seat) not in tails:
-                    tails[(gid, seat)] = log_tail(path.parent, record, gid, seat, str(fault.get("bot", "")))
-    found = Scan(summary, files, file_of, offset_of, info(directories, len(summary)), tails)
-    summary.place(found.records(summary.unplaced()))  # faulted games are few: their records are read again
+                    tails[(gid, seat)] = log_tail(directory, record, gid, seat, str(fault.get("bot", "")), folder)
     if len(summary):
         summary.first = found.records([0])[0]  # the whole record, where the index gave only its digest
     return found
@@ -417,29 +427,44 @@ def _safe(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_.+@" else "_" for ch in name)
 
 
+class LogFolder:
+    """The stderr logs of a results directory, listed once and looked up by name: a report of many faults
+    and many logs reads the folder once, not once a fault."""
+
+    def __init__(self, directory: pathlib.Path) -> None:
+        folder = directory / "logs" if (directory / "logs").is_dir() else directory
+        self.by_prefix: dict[str, list[tuple[int, int, pathlib.Path]]] = {}  # prefix: (first game, slot, path)
+        for path in sorted(folder.glob("*.stderr.log")):
+            parsed = _LOG.match(path.name)
+            if parsed is not None:
+                entry = (int(parsed["first"]), int(parsed["slot"]), path)
+                self.by_prefix.setdefault(parsed["prefix"], []).append(entry)
+
+    def find(self, record: dict[str, Any], gid: str, seat: int, bot: str) -> pathlib.Path | None:
+        """The stderr log of the program at ``seat`` in game ``gid``, or None."""
+        match = _GAME.match(gid)
+        match_id, number = (match["match"], int(match["number"])) if match else (gid, 1)
+        slot = _slot(record, seat)
+        best: tuple[int, pathlib.Path] | None = None
+        for prefix in dict.fromkeys((f"{bot}-{match_id}", _safe(f"{bot}-{match_id}"))):
+            for first, at, path in self.by_prefix.get(prefix, ()):
+                if at == slot and first <= number and (best is None or first > best[0]):
+                    best = (first, path)
+        if best is not None:
+            return best[1]
+        own = (f"{bot}-{match_id}", _safe(f"{bot}-{match_id}"))
+        fallback = [
+            path
+            for prefix, entries in self.by_prefix.items()
+            if prefix not in own and prefix.startswith(_safe(bot))
+            for _, _, path in entries
+        ]
+        return fallback[0] if len(fallback) == 1 else None
+
+
 def find_log(directory: pathlib.Path, record: dict[str, Any], gid: str, seat: int, bot: str) -> pathlib.Path | None:
     """The stderr log of the program at ``seat`` in game ``gid``, or None."""
-    folder = directory / "logs" if (directory / "logs").is_dir() else directory
-    match = _GAME.match(gid)
-    match_id, number = (match["match"], int(match["number"])) if match else (gid, 1)
-    slot = _slot(record, seat)
-    best: tuple[int, pathlib.Path] | None = None
-    fallback: list[pathlib.Path] = []
-    for path in sorted(folder.glob("*.stderr.log")):
-        parsed = _LOG.match(path.name)
-        if parsed is None:
-            continue
-        prefix = parsed["prefix"]
-        if prefix not in (f"{bot}-{match_id}", _safe(f"{bot}-{match_id}")):
-            if prefix.startswith(_safe(bot)):
-                fallback.append(path)
-            continue
-        first = int(parsed["first"])
-        if int(parsed["slot"]) == slot and first <= number and (best is None or first > best[0]):
-            best = (first, path)
-    if best is not None:
-        return best[1]
-    return fallback[0] if len(fallback) == 1 else None
+    return LogFolder(directory).find(record, gid, seat, bot)
 
 
 def tail(path: pathlib.Path, lines: int = TAIL_LINES) -> tuple[str, ...]:
@@ -453,8 +478,10 @@ def tail(path: pathlib.Path, lines: int = TAIL_LINES) -> tuple[str, ...]:
     return tuple(text.splitlines()[-lines:])
 
 
-def log_tail(directory: pathlib.Path, record: dict[str, Any], gid: str, seat: int, bot: str) -> LogTail:
-    path = find_log(directory, record, gid, seat, bot)
+def log_tail(
+    directory: pathlib.Path, record: dict[str, Any], gid: str, seat: int, bot: str, folder: LogFolder | None = None
+) -> LogTail:
+    path = (folder or LogFolder(directory)).find(record, gid, seat, bot)
     if path is None:
         return LogTail("", ())
     span = _game_range(record, seat)

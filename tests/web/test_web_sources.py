@@ -57,12 +57,23 @@ def test_the_report_command_writes_what_report_data_builds(tmp_path: pathlib.Pat
     assert f"({out.stat().st_size / 1024:,.0f} KiB;" in result.output
 
 
-def _scan_peak(directory: pathlib.Path, deals: int) -> tuple[int, int, sources.Scan]:
-    """The peak of traced memory while scanning a league whose records are padded to 64 KiB each."""
+def _scan_peak(directory: pathlib.Path, deals: int, faulted: bool = False) -> tuple[int, int, sources.Scan]:
+    """The peak of traced memory while scanning a league whose records are padded to 64 KiB each; with
+    ``faulted``, every game has a fault and the records are written with their games index, as a league
+    writes them (the scan then reads each faulted game's whole record again)."""
+    from rookarena.results.sink import RecordSink
+
     played = web_games.league_records(NAMES, deals=deals)
     for record in played:
         record["padding"] = "x" * 65536
-    web_games.write_dir(directory, played, NAMES, deals=deals)
+    web_games.write_dir(directory, [] if faulted else played, NAMES, deals=deals)
+    if faulted:
+        for index in range(len(played)):
+            web_games.add_fault(played, directory, index, index % 4)
+        sink = RecordSink(directory / "games.jsonl")
+        for record in played:
+            sink.write(record)
+        sink.close()
     tracemalloc.start()
     try:
         scan = sources.scan([directory])
@@ -81,6 +92,18 @@ def test_the_scan_keeps_no_record(tmp_path: pathlib.Path) -> None:
     large, large_size, _ = _scan_peak(tmp_path / "large", deals=20)
     assert large_size - small_size > 6_000_000
     assert large - small < 90 * 4000, (small, large)
+
+
+def test_the_scan_keeps_no_faulted_record(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same with a fault in every game, read through the index: the faulted games' records are read
+    # again a batch at a time (8 here), never all at once.
+    monkeypatch.setattr(sources, "FAULT_BATCH", 8, raising=False)
+    small, small_size, _ = _scan_peak(tmp_path / "small", deals=5, faulted=True)
+    large, large_size, scan = _scan_peak(tmp_path / "large", deals=20, faulted=True)
+    assert large_size - small_size > 6_000_000
+    assert len(scan.tails) == len(scan.digest)
+    # Each fault keeps its place and 20 lines of its bot's stderr: a few KB; a record kept, 78 KB.
+    assert large - small < 90 * 8000, (small, large)
 
 
 ID_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=12)
@@ -177,3 +200,69 @@ def test_the_diffs_selection_is_transcript_select_read_by_offset(
     assert found.names == sorted(NAMES) and found.known == {r["game_id"] for r in played}
     some = {gid for gid, _ in expected[:2]}
     assert found.games.records(some) == {gid: record for gid, record in expected if gid in some}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_faults_stderr_is_its_own_games_with_the_index_or_without(tmp_path: pathlib.Path, seed: int) -> None:
+    """The report's stderr lines for a fault are the lines its bot wrote during that game (its record's
+    ``stderr_range``), read from the records through the games index or without it: the index is a cache,
+    and changes nothing the page shows. Faults are drawn, seeded: games, seats, and each log's sections."""
+    from rookarena.results.sink import RecordSink
+
+    rng = random.Random(seed)
+    played = web_games.league_records(["a", "b"], 4, seed=seed)
+    directory = tmp_path / "results"
+    (directory / "logs").mkdir(parents=True)
+    logs: dict[pathlib.Path, bytes] = {}
+    wanted: dict[tuple[str, int], tuple[str, ...]] = {}
+    for index in sorted(rng.sample(range(len(played)), rng.randint(1, len(played)))):
+        seat = rng.randrange(4)
+        web_games.add_fault(played, directory, index, seat)  # the fault; its log is written here, by sections
+        record = played[index]
+        match_id, number = record["game_id"].rsplit("-", 1)
+        slot = ([2, 0, 3, 1] if record["league"]["swapped"] else [0, 2, 1, 3])[seat]
+        first = 1 + 2 * ((int(number) - 1) // 2)
+        log = directory / "logs" / f"{record['seats'][seat]}-{match_id}-g{first}-s{slot}.stderr.log"
+        before = logs.get(log, b"")
+        lines = [f"game {index} seat {seat} line {n}" for n in range(rng.randint(1, 30))]
+        section = "".join(line + "\n" for line in lines).encode()
+        logs[log] = before + section
+        log.write_bytes(logs[log])
+        ranges: list[Any] = [None] * 4
+        ranges[seat] = [len(before), len(before) + len(section)]
+        played[index]["stderr_range"] = ranges
+        wanted[(played[index]["game_id"], seat)] = tuple(lines[-sources.TAIL_LINES :])
+    for log, data in logs.items():  # what its bot wrote in later games, after every fault's section
+        log.write_bytes(data + b"a later game's line\n" * rng.randint(1, 5))
+    web_games.write_dir(directory, [], ["a", "b"], 4)
+    sink = RecordSink(directory / "games.jsonl")  # the records with their index, as a league writes them
+    for record in played:
+        sink.write(record)
+    sink.close()
+    assert (directory / "games.idx").exists()
+    indexed = sources.scan([directory]).tails
+    (directory / "games.idx").unlink()
+    unindexed = sources.scan([directory]).tails
+    assert {key: tail.lines for key, tail in indexed.items()} == wanted
+    assert {key: tail.lines for key, tail in unindexed.items()} == wanted
+
+
+def test_the_logs_folder_is_listed_once_a_scan(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many faults, the scan lists a directory's logs once (a report of 1,000 faults over 10,000
+    logs took minutes when each fault listed the folder again)."""
+    played = web_games.league_records(NAMES, deals=3)
+    web_games.write_dir(tmp_path, played, NAMES, deals=3)
+    for index in range(len(played)):
+        web_games.add_fault(played, tmp_path, index, index % 4)
+    web_games.write_dir(tmp_path, played, NAMES, deals=3)
+    listed: list[pathlib.Path] = []
+    real = sources.LogFolder.__init__
+
+    def counted(self: sources.LogFolder, directory: pathlib.Path) -> None:
+        listed.append(directory)
+        real(self, directory)
+
+    monkeypatch.setattr(sources.LogFolder, "__init__", counted)
+    found = sources.scan([tmp_path])
+    assert len(found.tails) == len(played) and all(tail.lines for tail in found.tails.values())
+    assert listed == [tmp_path]
