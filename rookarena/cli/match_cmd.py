@@ -38,6 +38,7 @@ from rookarena.results import standings, store, tables
 from rookarena.results.summary import standings_text
 from rookarena.wire import records
 from rookarena.wire.names import name_key, printable
+from rookarena.wire.position import fault_line
 
 if TYPE_CHECKING:
     from rookarena.arena.match import Match, MatchConfig
@@ -370,6 +371,8 @@ class _Watch:
         self.played.append(store.game_result(record, keep=False))
         self.spoke.add(record)
         click.echo(report.game_line(record, self.name, len(self.played), self.games), err=True)
+        for fault in record.get("faults") or []:  # where, and what the bot did: as run says it
+            click.echo(fault_line(record, fault), err=True)
         if self.tally is None or self.decision is not None or not self._count(record):
             return
         result = self.tally.result()

@@ -265,6 +265,7 @@ def diff_command(
         restarts=result.restarts,
     )
     click.echo(diff_page.text(summary), nl=False)
+    _say_clock(clock, directories[0], (move_time, bank, startup))
     if output is not None:
         involved = {answer.decision.game_id for answer in (*summary.differences, *summary.faults)}
         data = diff_page.page_data(summary, games.records(involved), version=__version__)
@@ -296,6 +297,23 @@ def _diff_games(directories: tuple[str, ...], old: str, wanted: tuple[str, ...],
     if not games:
         raise click.ClickException(f"{old!r} played no game that can be replayed in {', '.join(directories)}")
     return games
+
+
+def _say_clock(clock: TimeControl, directory: str, given: tuple[float | None, ...]) -> None:
+    """The clock NEW gets, and where each part of it came from (a match's directory records none)."""
+    from rookarena.arena.specs import seconds_text  # noqa: PLC0415
+
+    if all(value is not None for value in given):
+        source = "as given"
+    elif (pathlib.Path(directory) / results.PLAN_FILE).exists():
+        source = "the league's, where not given"
+    else:
+        source = (
+            "the defaults where not given: a match's records keep no clock, so give --move-time and --bank as "
+            "the match had them"
+        )
+    move, bank, startup = (seconds_text(value) for value in (clock.move, clock.bank, clock.startup))
+    click.echo(f"clock: {move} s a move, a bank of {bank} s, {startup} s to start ({source})", err=True)
 
 
 def _diff_clock(directory: str, move_time: float | None, bank: float | None, startup: float | None) -> TimeControl:

@@ -144,6 +144,11 @@ def test_faults_are_said_and_can_fail_a_run_that_is_not_worse() -> None:
     assert plain.returncode == 0, plain.stdout + plain.stderr
     assert "faults: rookarena-random none; bad-crash-mid " in plain.stdout
     assert "exit status 0: NEW is not shown worse" in plain.stdout
+    # Each fault is said as it happens, where it happened and what the bot did, as a league says it.
+    said = [line for line in plain.stderr.splitlines() if line.startswith("fault: ")]
+    assert len(said) == plain.stderr.count(" fault(s): ") >= 1, plain.stderr
+    assert all(line.startswith("fault: bad-crash-mid ") and " in match-000" in line for line in said), said
+    assert any(", hand " in line and ": crash: exited with status 7" in line for line in said), said
 
 
 @pytest.mark.slow

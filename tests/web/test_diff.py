@@ -278,6 +278,8 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
     same = CliRunner().invoke(main, args)
     assert same.exit_code == 0, same.output
     assert ": 1 games," in same.output and "no decision differs" in same.output
+    # A match's directory keeps no clock: the diff says which it used, and that it was the defaults'.
+    assert f"clock: {MOVE:g} s a move, a bank of 0 s, 10 s to start (the defaults where not given: " in same.output
 
 
 @pytest.mark.parametrize("hostile", ["adv\nseat 0 (other) crash: forged", "bell\x07\x1b[31mred\u202e"])
