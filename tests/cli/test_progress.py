@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import itertools
 import json
 import os
 import pathlib
@@ -133,3 +134,41 @@ def test_the_s_key_asks_for_the_standings(tmp_path: pathlib.Path) -> None:
     shown = _pty_run(["run", str(config), "--out", str(tmp_path / "out")], 80, key=b"s")
     assert "press s for the standings so far" in shown and shown.count("standings after") == 1, shown
     assert re.search(r"standings after [1-7] of 8 games:", shown), shown
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    every=st.sampled_from([0.0, 0.5, 2.0, 10.0]),
+    costs=st.lists(st.floats(0.0, 3.0), min_size=1, max_size=5),
+    gaps=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=5),
+)
+def test_the_standings_so_far_take_at_most_a_fifth_of_the_time(
+    every: float, costs: list[float], gaps: list[float]
+) -> None:
+    """--standings-every on a fake clock: games end ``gaps`` apart and each print of the standings costs
+    ``costs`` (they grow with the games, and at 100,000 games took 1.3 s): the prints are at least
+    ``every`` apart, and printing takes at most a fifth of the time (every game, once, when cheap)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        now = [0.0]
+        monkeypatch.setattr(time, "monotonic", lambda: now[0])
+        line = progress.Progress(total=10**6, done=0, standings_every=every)
+        line.tty = False
+        monkeypatch.setattr(line, "_say", lambda text: None)
+        monkeypatch.setattr(line, "show", lambda: None)
+        printed: list[tuple[float, float]] = []
+
+        def standings_text() -> str:
+            cost = costs[len(printed) % len(costs)]
+            printed.append((now[0], cost))
+            now[0] += cost
+            return "standings"
+
+        monkeypatch.setattr(line, "standings_text", standings_text)
+        for game in range(300):
+            now[0] += gaps[game % len(gaps)]
+            line.update({"game_id": f"g{game}", "teams": ["a", "b"], "result": None})
+        assert printed or now[0] < every + max(gaps) + 1e-9
+        for (start, cost), (later, _) in itertools.pairwise(printed):
+            assert later - (start + cost) >= max(every, 4 * cost) - 1e-9, (start, cost, later)
+        spent = sum(cost for _, cost in printed)
+        assert spent <= 0.2 * now[0] + max(costs), (spent, now[0])
