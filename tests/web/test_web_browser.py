@@ -323,3 +323,37 @@ def test_a_match_and_a_replay_page_draw_without_errors(browser: Any, tmp_path: p
     assert browser.find_element("id", "seat-select").get_attribute("value") == "3"
     assert not browser.find_element("id", "report").is_displayed()
     assert _errors(browser) == []
+
+
+@pytest.mark.parametrize("count", [50, 51, 137])
+def test_a_bots_faults_are_shown_a_page_at_a_time(browser: Any, tmp_path: pathlib.Path, count: int) -> None:
+    """Tens of thousands of faults froze the page while it drew them all: each bot's are drawn 50 at a time,
+    with a pager that reaches every one of them, in order."""
+    played = web_games.league_records(["alpha", "beta"], deals=70)
+    directory = tmp_path / "results"
+    web_games.write_dir(directory, played, ["alpha", "beta"], deals=70)
+    faulted = list(range(count))
+    for index in faulted:  # alpha's fault, at whichever seat it holds
+        web_games.add_fault(played, directory, index, played[index]["seats"].index("alpha"))
+    web_games.write_dir(directory, played, ["alpha", "beta"], deals=70)
+    found = sources.load([directory])
+    data = model.report_data(found.records, found.info, found.tails)
+    (directory / "report.html").write_text(page.render(data, "test"), encoding="utf-8")
+    _open(browser, directory / "report.html")
+    shown = "return [...document.querySelectorAll('#faults-section tr.fault td:first-child')].map(td => td.textContent)"
+    wanted = [played[index]["game_id"] for index in faulted]
+    seen = browser.execute_script(shown)
+    assert seen == wanted[:50]
+    pages = -(-count // 50)
+    if pages == 1:
+        assert browser.find_elements("id", "faults-0-next") == []
+        return
+    while len(seen) < count:
+        browser.find_element("id", "faults-0-next").click()
+        seen += browser.execute_script(shown)
+    assert seen == wanted
+    assert browser.find_element("id", "faults-0-next").get_attribute("disabled") is not None
+    assert f"page {pages} of {pages}" in browser.find_element("id", "faults-0-pager").text
+    browser.find_element("id", "faults-0-first").click()
+    assert browser.execute_script(shown) == wanted[:50]
+    assert _errors(browser) == []

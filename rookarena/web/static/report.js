@@ -216,21 +216,37 @@
     return el("section", { id: "match-section" }, parts);
   }
 
+  // Each bot's faults a page of FAULT_PAGE at a time: the rows of a page are drawn when it is shown, so a
+  // league of tens of thousands of faults opens as fast as one of a few.
+  const FAULT_PAGE = 50;
   function faultsSection() {
     const byBot = {};
     for (const f of data.faults) (byBot[f.bot] = byBot[f.bot] || []).push(f);
     const parts = [el("h2", {}, `Faults (${data.faults.length})`)];
     if (!data.faults.length) parts.push(el("p", {}, "No bot committed a fault."));
-    for (const [bot, faults] of Object.entries(byBot)) {
+    const row = (f) => el("tr", { class: "fault" },
+      el("td", {}, gameLink(f.game)), el("td", {}, f.hand), el("td", {}, f.seat), el("td", {}, f.kind), el("td", {}, f.detail),
+      el("td", { class: "where" }, f.where || "-"),
+      el("td", {}, f.line ? el("code", {}, f.line) : "-"),
+      el("td", {}, f.log ? el("details", { open: data.faults.length <= 20 }, el("summary", {}, f.log.lines.length ? `${f.log.name} (last ${f.log.lines.length} lines)` : `${f.log.name} (empty)`),
+        el("pre", { class: "log" }, f.log.lines.join("\n"))) : "no log found"));
+    Object.entries(byBot).forEach(([bot, faults], index) => {
       parts.push(el("h3", {}, `${bot}: ${faults.length}`));
-      parts.push(el("table", { class: "faults" }, el("thead", {}, el("tr", {}, ["game", "hand", "seat", "class", "the referee's message", "where", "line sent", "end of the bot's stderr log"].map((h) => el("th", {}, h)))),
-        el("tbody", {}, faults.map((f) => el("tr", { class: "fault" },
-          el("td", {}, gameLink(f.game)), el("td", {}, f.hand), el("td", {}, f.seat), el("td", {}, f.kind), el("td", {}, f.detail),
-          el("td", { class: "where" }, f.where || "-"),
-          el("td", {}, f.line ? el("code", {}, f.line) : "-"),
-          el("td", {}, f.log ? el("details", { open: data.faults.length <= 20 }, el("summary", {}, f.log.lines.length ? `${f.log.name} (last ${f.log.lines.length} lines)` : `${f.log.name} (empty)`),
-            el("pre", { class: "log" }, f.log.lines.join("\n"))) : "no log found"))))));
-    }
+      const body = el("tbody", {});
+      const pager = el("div", { class: "pager", id: `faults-${index}-pager` });
+      const pages = Math.ceil(faults.length / FAULT_PAGE);
+      let page = 0;
+      const draw = () => {
+        body.replaceChildren(...faults.slice(page * FAULT_PAGE, (page + 1) * FAULT_PAGE).map(row));
+        if (pages < 2) return;
+        const button = (label, name, to, disabled) => el("button", { type: "button", id: `faults-${index}-${name}`, disabled, onclick: () => { page = to; draw(); } }, label);
+        pager.replaceChildren(button("« first", "first", 0, page === 0), button("‹ previous", "prev", page - 1, page === 0),
+          el("span", {}, ` page ${page + 1} of ${pages}: faults ${page * FAULT_PAGE + 1}–${Math.min((page + 1) * FAULT_PAGE, faults.length)} `),
+          button("next ›", "next", page + 1, page >= pages - 1), button("last »", "last", pages - 1, page >= pages - 1));
+      };
+      draw();
+      parts.push(pager, el("table", { class: "faults" }, el("thead", {}, el("tr", {}, ["game", "hand", "seat", "class", "the referee's message", "where", "line sent", "end of the bot's stderr log"].map((h) => el("th", {}, h)))), body));
+    });
     return el("section", { id: "faults-section" }, parts);
   }
 
