@@ -245,3 +245,33 @@ def test_a_dropped_file_replaces_the_games_of_the_page(
     assert "replace" in browser.find_element("id", "embed-note").text
     assert browser.execute_script("return document.querySelector('main').firstElementChild.id") == "viewer-section"
     assert len(played) > len(other) and _errors(browser) == []
+
+
+def test_a_file_too_large_to_read_is_refused_with_what_to_do(
+    browser: Any,  # noqa: F811
+    big: tuple[pathlib.Path, Any],
+    tmp_path: pathlib.Path,
+) -> None:
+    """A browser reads at most about 512 MiB of a file's text: a 600 MiB games.jsonl was said to hold 'no game
+    records'. Past the page's limit (lowered here to 1 KiB) the file is refused, naming its size and what to
+    do, and the page's games stay."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    path, _ = big
+    _league(tmp_path / "other", ["x", "y"], 2, prefix="other-")
+    _open(browser, path)
+    browser.execute_script(
+        "window.rookDropLimit = 1024; const input = document.createElement('input'); input.type = 'file';"
+        "input.id = 'probe'; document.body.append(input);"
+    )
+    browser.find_element("id", "probe").send_keys(str(tmp_path / "other" / "games.jsonl"))
+    browser.execute_script(
+        "const data = new DataTransfer(); data.items.add(document.getElementById('probe').files[0]);"
+        "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));"
+    )
+    WebDriverWait(browser, 10).until(lambda d: d.find_elements("css selector", "#viewer p.error"))
+    said = browser.find_element("css selector", "#viewer p.error").text
+    assert said.startswith("games.jsonl: ") and "more than a browser can read at once" in said, said
+    assert "rookarena replay DIR GAME_ID" in said and "no game records" not in said
+    assert browser.execute_script("return Object.keys(rookViewer.games).length") == 60  # --embed 60: kept
+    assert _errors(browser) == []

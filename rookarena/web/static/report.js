@@ -277,7 +277,7 @@
     if (listed.source) return `The ${listed.games.length} games of ${listed.source}, dropped on this page: they replace the games the page was built with (reload the page to see those again).`;
     const e = data.embed;
     if (e.all) return `All ${e.total} games are embedded in this page.`;
-    return `${e.embedded} of ${e.total} games are embedded in full (the cap is ${e.cap}, set with rookarena report --embed N): every faulted game that fit (${e.faulted}), then the closest (${e.closest}) and the most lopsided (${e.lopsided}) finishes, with their duplicate partners. Every game is listed; to view one that is not embedded, drop the directory's games.jsonl on this page, or run rookarena replay DIR GAME_ID (or rookarena show DIR GAME_ID in a terminal).`;
+    return `${e.embedded} of ${e.total} games are embedded in full (the cap is ${e.cap}, set with rookarena report --embed N): every faulted game that fit (${e.faulted}), then the closest (${e.closest}) and the most lopsided (${e.lopsided}) finishes, with their duplicate partners. Every game is listed; to view one that is not embedded, drop the directory's games.jsonl on this page (up to 400 MiB), or run rookarena replay DIR GAME_ID (or rookarena show DIR GAME_ID in a terminal).`;
   }
 
   function drawGames(section) {
@@ -441,11 +441,28 @@
 
   // A games.jsonl dropped anywhere on the page (or chosen with the file input) opens in the viewer.
   const note = document.getElementById("drop-note");
+  // A browser reads at most about 512 MiB of text at once, and holds each record parsed: past this, a file
+  // is refused with what to do instead rather than read as empty ("no game records in it").
+  const dropLimit = () => window.rookDropLimit || 400 * 1024 * 1024;
   function load(file) {
+    const viewerRoot = document.getElementById("viewer");
+    const tooLarge = () => viewerRoot.replaceChildren(el("p", { class: "error" },
+      `${file.name}: ${(file.size / 1048576).toFixed(0)} MiB is more than a browser can read at once (the page takes up to ${(dropLimit() / 1048576).toFixed(0)} MiB): open a game with rookarena replay DIR GAME_ID, or drop a file of fewer games, such as the lines of the games wanted (grep '"game_id":"ID"' games.jsonl > some.jsonl)`));
+    if (file.size > dropLimit()) {
+      tooLarge();
+      if (data.kind === "report") showViewer();
+      return;
+    }
     const reader = new FileReader();
+    reader.onerror = () => viewerRoot.replaceChildren(el("p", { class: "error" }, `${file.name}: could not be read: ${reader.error ? reader.error.message : "unknown error"}`));
     reader.onload = () => {
       try {
-        const parsed = Rook.parseRecords(String(reader.result));
+        const text = String(reader.result);
+        if (!text.length && file.size) {
+          tooLarge();
+          return;
+        }
+        const parsed = Rook.parseRecords(text);
         if (!parsed.length) throw new Error("no game records in it");
         const ids = viewer.replace(parsed, file.name);
         setGames(ids.map((id) => summaryOf(id, viewer.games[id], (viewer.summaries[id] || {}).partner)), file.name);
