@@ -128,7 +128,7 @@ def reference_points_llr(diffs: list[float], d0: float, d1: float) -> float:
             return math.fsum(w * gi / (1 + x * gi) for w, gi in zip(weights, g, strict=True))
 
         lo, hi = -1 / max(g), -1 / min(g)
-        x = optimize.brentq(dual, lo + 1e-12 * (hi - lo), hi - 1e-12 * (hi - lo), xtol=1e-300, rtol=1e-15)
+        x = optimize.brentq(dual, lo + 1e-12 * (hi - lo), hi - 1e-12 * (hi - lo), xtol=1e-300, rtol=1e-15, maxiter=2000)
         return -math.fsum(w * math.log1p(x * gi) for w, gi in zip(weights, g, strict=True))
 
     llr = log_likelihood(1.0) - log_likelihood(0.0)
