@@ -39,6 +39,14 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
         raise click.ClickException(str(exc)) from None
     if missing:
         click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
+    planned = [path for path in paths if (path / results.PLAN_FILE).exists()]
+    for path in paths if planned else ():
+        if path not in planned:  # a match's, or a league's records copied without their plan: not checked
+            click.echo(
+                f"warning: {path} has no {results.PLAN_FILE}: its games are counted with {planned[0]}'s without "
+                "checking that they are of the same league (its seed and bots)",
+                err=True,
+            )
     anchors = results.recorded_anchors(paths)
     if fmt == "json":
         rows = standings.standings(played, anchors=anchors)

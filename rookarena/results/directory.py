@@ -403,17 +403,26 @@ def each_placed(path: pathlib.Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:
-    """The slices (``K/N``) of a sharded league that none of ``directories`` holds, in order."""
+    """The slices (``K/N``) of a sharded league that none of ``directories`` holds, in order; none when the
+    games are all there anyway: an unsharded copy of the league, or every slice of one way of cutting it."""
     held: set[tuple[int, int]] = set()
     for directory in directories:
         meta_path = directory / PLAN_FILE
-        label = _read_meta(meta_path).get("shard") if meta_path.exists() else None
+        if not meta_path.exists():
+            continue
+        meta = _read_meta(meta_path)
+        label = meta.get("shard")
+        if "shard" in meta and label is None:
+            return []  # the whole league, unsharded
         if isinstance(label, str) and label.count("/") == 1:
             k, n = label.split("/")
             if k.isdigit() and n.isdigit():
                 held.add((int(k), int(n)))
     counts = {n for _, n in held}
-    return [f"{k}/{n}" for n in sorted(counts) for k in range(1, n + 1) if (k, n) not in held]
+    missing = {n: [k for k in range(1, n + 1) if (k, n) not in held] for n in counts}
+    if any(not slices for slices in missing.values()):
+        return []  # one way of cutting the league is whole
+    return [f"{k}/{n}" for n in sorted(counts) for k in missing[n]]
 
 
 class Spoke:

@@ -114,6 +114,7 @@ class GameIds:
     def __init__(self) -> None:
         self._seen: dict[str, tuple[int, str]] = {}
         self._league: tuple[str, str, str] | None = None  # the first game's league, its id and its file
+        self._rules: tuple[str, str, str] | None = None  # the first game's rules hash, its id and its file
 
     def ids(self) -> set[str]:
         """The ids of the games read so far."""
@@ -132,6 +133,16 @@ class GameIds:
                 raise ResultsError(
                     f"{path} holds game {game_id!r} of {name!r} and {other_path} game {other_id!r} of {other!r}: only "
                     "the games of one league (or of its shards) or of one match can be read together"
+                )
+        rules = record.get("rules_hash")
+        if isinstance(rules, str):
+            if self._rules is None:
+                self._rules = (rules, game_id, str(path))
+            elif rules != self._rules[0]:
+                other, other_id, other_path = self._rules
+                raise ResultsError(
+                    f"{path} holds game {game_id!r} played under other rules (hash {rules}) than game {other_id!r} "
+                    f"of {other_path} (hash {other}): they are not one league's games, and cannot be counted together"
                 )
         seats = record.get("seats")
         key = hash(json.dumps([record.get("seed"), seats if isinstance(seats, list) else None]))
