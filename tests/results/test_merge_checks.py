@@ -81,3 +81,40 @@ def test_a_directory_without_its_plan_is_counted_with_a_warning(tmp_path: pathli
     code, _, said = _standings(*ours, bare)
     assert code == 0, said
     assert f"warning: {bare} has no league.json: its games are counted with " in said, said
+
+
+def test_the_slurm_merge_keeps_the_last_standings_when_it_finds_no_shard(tmp_path: pathlib.Path) -> None:
+    """deploy/slurm/merge.sbatch given the wrong N found no shard, ran ``rookarena standings`` with no
+    directory, and had already emptied the last good standings.txt."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    results = tmp_path / "results"
+    for k in (1, 2, 3):
+        _dir(results / f"shard-{k}-of-3", _slices(3)[k - 1], f"{k}/3")
+    env = {
+        **os.environ,
+        "SLURM_SUBMIT_DIR": str(tmp_path),
+        "PATH": f"{pathlib.Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
+    env.pop("ROOKARENA_VENV", None)
+    script = str(ROOT / "deploy" / "slurm" / "merge.sbatch")
+    good = subprocess.run(["bash", script, "results", "3"], env=env, capture_output=True, text=True, check=False)
+    assert good.returncode == 0, good.stderr
+    table = (results / "standings.txt").read_text()
+    assert "a " in table and table == good.stdout
+    wrong = subprocess.run(["bash", script, "results", "4"], env=env, capture_output=True, text=True, check=False)
+    assert wrong.returncode == 1
+    assert wrong.stderr.strip() == (
+        "merge: no shard of 4 in results (expected results/shard-K-of-4 for K from 1 to 4): is N the array's size?"
+    )
+    assert (results / "standings.txt").read_text() == table
+    assert sorted(p.name for p in results.iterdir()) == [
+        "shard-1-of-3",
+        "shard-2-of-3",
+        "shard-3-of-3",
+        "standings.txt",
+    ]
