@@ -98,6 +98,13 @@ def run(
     if holdout:
         if seed is not None:
             raise click.BadParameter("a held-out run draws its own seed: give --holdout or --seed, not both")
+        if shard is not None:
+            raise click.BadParameter(
+                "--holdout draws a seed for this run alone, and the shards of a league must share one: draw one "
+                f"yourself (python3 -c 'import secrets; print(secrets.randbits({SEED_BITS}))') and give every "
+                "shard the same --seed",
+                param_hint="'--holdout'",
+            )
         config = dataclasses.replace(config, seed=secrets.randbits(SEED_BITS), seed_drawn=True)
     config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
     commitment = records.seed_commitment(config.seed) if holdout else None
@@ -308,8 +315,8 @@ def _league_seed(
     if not config.seed_drawn:
         return config
     recorded = results.recorded_seed(resumed) if resumed is not None else None
-    if recorded is not None:
-        return dataclasses.replace(config, seed=recorded)
+    if recorded is not None:  # drawn by the run that began the league, or given it: recorded, not drawn now
+        return dataclasses.replace(config, seed=recorded, seed_drawn=False)
     if shard:
         raise click.ClickException(
             f"{config_file}: seed: the shards of a league must share its seed and the configuration has none: "

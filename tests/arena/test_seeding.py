@@ -68,6 +68,8 @@ def test_a_drawn_seed_is_recorded_kept_on_resume_and_replays_the_same_table(tmp_
     grown = run(tmp_path, "name: secret\ngames: 4\n" + BOTS, "--out", str(out), "--resume")
     assert grown.returncode == 0, grown.stderr
     assert json.loads((out / "league.json").read_text())["seed"] == seed
+    # resumed, the seed is the one recorded, not drawn again: no line calls it drawn
+    assert "(drawn" not in grown.stderr and grown.stderr.splitlines()[-1] == f"seed: {seed}", grown.stderr
     after = deals(out)
     assert {game: after[game] for game in before} == before and len(after) == 4
     again = tmp_path / "again"
@@ -86,6 +88,13 @@ def test_shards_of_a_league_without_a_seed_must_be_given_one(tmp_path: pathlib.P
     assert "--seed" in message
     given = run(tmp_path, "name: secret\ngames: 4\n" + BOTS, "--shard", "1/2", "--seed", "12345678901234567890123")
     assert given.returncode == 0, given.stderr
+    # --holdout cannot serve shards (each would draw its own seed): said so, with what to do instead
+    for config in ("name: secret\ngames: 4\n", "name: secret\ngames: 4\nseed: 77\n"):
+        held = run(tmp_path, config + BOTS, "--shard", "1/2", "--holdout")
+        assert held.returncode == 2, held.stderr
+        said = held.stderr.strip().splitlines()[-1]
+        assert "--holdout draws a seed for this run alone, and the shards of a league must share one" in said
+        assert "give every shard the same --seed" in said and "configuration has none" not in said
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap) on PATH")
