@@ -181,11 +181,14 @@ def first_difference(old: Any, new: Any, where: str = "") -> str | None:
             if change is not None:
                 return change
         return None
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+    if isinstance(old, list) and isinstance(new, list):
+        for index, (a, b) in enumerate(zip(old, new, strict=False)):
             change = first_difference(a, b, f"{where}[{index}]")
             if change is not None:
                 return change
+        if len(old) != len(new):  # the same as far as both go: say what one has beyond the other
+            more, side = (new[len(old) :], "here") if len(new) > len(old) else (old[len(new) :], "there")
+            return f"{where or 'settings'}: {len(old)} there, {len(new)} here (only {side}: {_brief(more)})"
         return None
     if old == new:
         return None

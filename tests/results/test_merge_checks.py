@@ -118,3 +118,26 @@ def test_the_slurm_merge_keeps_the_last_standings_when_it_finds_no_shard(tmp_pat
         "shard-3-of-3",
         "standings.txt",
     ]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_changed_list_of_settings_is_said_by_what_changed(seed: int) -> None:
+    """Bots added or taken away were said as two identical dumps cut at 60 characters ('[{"name": "ra",
+    ... there, [{"name": "ra", ... here'); the first difference is named, or else the entries one side has."""
+    from rookarena.results.directory import first_difference
+
+    rng = random.Random(seed)
+    bots = [{"name": f"bot{n}", "command": ["python3", "-m", "rookarena.randombot", str(n)]} for n in range(6)]
+    old = bots[: rng.randint(1, 5)]
+    new = [dict(bot) for bot in old]
+    if rng.random() < 0.5:
+        new = new[: rng.randint(0, len(new) - 1)] if rng.random() < 0.5 else [*new, *bots[len(new) : len(new) + 1]]
+        change = first_difference({"bots": old}, {"bots": new})
+        assert change is not None and change.startswith(f"bots: {len(old)} there, {len(new)} here (only "), change
+        beyond = (new if len(new) > len(old) else old)[min(len(old), len(new))]
+        assert beyond["name"] in change
+    else:
+        at = rng.randrange(len(new))
+        new[at] = {**new[at], "name": "changed"}
+        change = first_difference({"bots": old}, {"bots": new})
+        assert change == f'bots[{at}].name: "{old[at]["name"]}" there, "changed" here'
