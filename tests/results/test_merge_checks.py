@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -127,7 +128,9 @@ def test_a_changed_list_of_settings_is_said_by_what_changed(seed: int) -> None:
     from rookarena.results.directory import first_difference
 
     rng = random.Random(seed)
-    bots = [{"name": f"bot{n}", "command": ["python3", "-m", "rookarena.randombot", str(n)]} for n in range(6)]
+    bots: list[dict[str, Any]] = [
+        {"name": f"bot{n}", "command": ["python3", "-m", "rookarena.randombot", str(n)]} for n in range(6)
+    ]
     old = bots[: rng.randint(1, 5)]
     new = [dict(bot) for bot in old]
     if rng.random() < 0.5:
@@ -135,7 +138,7 @@ def test_a_changed_list_of_settings_is_said_by_what_changed(seed: int) -> None:
         change = first_difference({"bots": old}, {"bots": new})
         assert change is not None and change.startswith(f"bots: {len(old)} there, {len(new)} here (only "), change
         beyond = (new if len(new) > len(old) else old)[min(len(old), len(new))]
-        assert beyond["name"] in change
+        assert str(beyond["name"]) in change
     else:
         at = rng.randrange(len(new))
         new[at] = {**new[at], "name": "changed"}
