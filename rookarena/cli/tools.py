@@ -141,11 +141,13 @@ def _find_game(directory: str, game: str) -> dict[str, Any]:
             raise click.ClickException(str(exc)) from None
     ids: list[str] = []
     count = 0
-    try:
+    try:  # the first few ids, parsed; the rest only counted (a mistyped id in 100,000 games is said at once)
         for index, (_, found) in enumerate(sources.each_line(path)):
-            count += 1
-            if len(ids) < 5:
-                ids.append(model.game_id(found, index))
+            ids.append(model.game_id(found, index))
+            if len(ids) == 5:
+                break
+        with path.open("rb") as stream:
+            count = sum(1 for line in stream if line.strip())
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     if not count:
