@@ -160,12 +160,16 @@ def test_a_stopped_simulation_sums_up_the_games_it_played(sig: signal.Signals, t
     command = [sys.executable, "-m", "rookarena", "simulate", "--games", "1000000", "--seed", "3", "--out", str(out)]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     spare = tmp_path / ".games.jsonl.new"  # the records go to a new file, renamed over --out at the end
-    deadline = time.monotonic() + 60
-    while not (spare.exists() and spare.read_text().count("\n") >= 3):
-        assert time.monotonic() < deadline, "no game was written in time"
-        time.sleep(0.05)
-    proc.send_signal(sig)
-    stdout, err = proc.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 60
+        while not (spare.exists() and spare.read_text().count("\n") >= 3):
+            assert time.monotonic() < deadline, "no game was written in time"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        stdout, err = proc.communicate(timeout=30)
+    finally:  # a failed wait leaves no simulation of a million games running on
+        proc.kill()
+        proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
     played = int(next(line for line in stdout.splitlines() if line.startswith("games")).split()[1])
