@@ -88,11 +88,12 @@ class Progress:
             self.asked = False
             self._say(("\r\x1b[K" if self.tty else "") + self.standings_text())
             self.last_decile = -1
-            # The next print at least ``every`` seconds after this one ended, and never before four times what
-            # it took: the standings are of every game so far, so printing them takes no more than a fifth of
-            # the run's time however many games there are, rather than most of it once they are many.
+            # The next print at least ``every`` seconds after this one ended, and (unless every game's was
+            # asked for, with 0) never before four times what it took: the standings are of every game so
+            # far, so printing them takes no more than a fifth of the run's time however many games there
+            # are, rather than most of it once they are many.
             ended = time.monotonic()
-            self.last_standings = ended + max(0.0, 4 * (ended - now) - (self.every or 0.0))
+            self.last_standings = ended + (max(0.0, 4 * (ended - now) - self.every) if self.every else 0.0)
         self.show()
 
     def standings_text(self) -> str:
