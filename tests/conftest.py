@@ -36,3 +36,16 @@ def pytest_xdist_auto_num_workers(config: object) -> int:
     kept the CPUs 89% busy with two workers, 97% with three)."""
     cores = len(os.sched_getaffinity(0))
     return max(1, cores + cores // 2)
+
+
+def random_bots_yaml(bots: list[tuple[str, int]]) -> list[str]:
+    """The ``bots:`` lines of a league configuration of the package's random bots, each ``(name, seed)``,
+    startable from any directory (the package on their PYTHONPATH)."""
+    lines = ["bots:"]
+    for name, seed in bots:
+        lines += [
+            f"  - name: {name}",
+            f"    command: [{sys.executable}, -m, rookarena.randombot, '{seed}']",
+            f"    env: {{PYTHONPATH: {ROOT}}}",
+        ]
+    return lines

@@ -120,30 +120,37 @@ class GameIds:
         """The ids of the games read so far."""
         return set(self._seen)
 
+    def _differs(self, slot: str, value: Any, game_id: str, path: pathlib.Path) -> tuple[str, str, str] | None:
+        """The first game's (value, id, file) kept in ``slot`` when ``value`` (a string) differs from it; the
+        first string given is kept there. None when they agree, or ``value`` is no string."""
+        if not isinstance(value, str):
+            return None
+        kept: tuple[str, str, str] | None = getattr(self, slot)
+        if kept is None:
+            setattr(self, slot, (value, game_id, str(path)))
+            return None
+        return kept if value != kept[0] else None
+
     def first(self, record: Mapping[str, Any], path: pathlib.Path) -> bool:
         """Whether ``record`` (read from ``path``) is the first of its game."""
         game_id = str(record.get("game_id"))
         league = record.get("league")
         name = league.get("name") if isinstance(league, Mapping) else None
-        if isinstance(name, str):
-            if self._league is None:
-                self._league = (name, game_id, str(path))
-            elif name != self._league[0]:
-                other, other_id, other_path = self._league
-                raise ResultsError(
-                    f"{path} holds game {game_id!r} of {name!r} and {other_path} game {other_id!r} of {other!r}: only "
-                    "the games of one league (or of its shards) or of one match can be read together"
-                )
+        earlier = self._differs("_league", name, game_id, path)
+        if earlier is not None:
+            other, other_id, other_path = earlier
+            raise ResultsError(
+                f"{path} holds game {game_id!r} of {name!r} and {other_path} game {other_id!r} of {other!r}: only "
+                "the games of one league (or of its shards) or of one match can be read together"
+            )
         rules = record.get("rules_hash")
-        if isinstance(rules, str):
-            if self._rules is None:
-                self._rules = (rules, game_id, str(path))
-            elif rules != self._rules[0]:
-                other, other_id, other_path = self._rules
-                raise ResultsError(
-                    f"{path} holds game {game_id!r} played under other rules (hash {rules}) than game {other_id!r} "
-                    f"of {other_path} (hash {other}): they are not one league's games, and cannot be counted together"
-                )
+        earlier = self._differs("_rules", rules, game_id, path)
+        if earlier is not None:
+            other, other_id, other_path = earlier
+            raise ResultsError(
+                f"{path} holds game {game_id!r} played under other rules (hash {rules}) than game {other_id!r} "
+                f"of {other_path} (hash {other}): they are not one league's games, and cannot be counted together"
+            )
         seats = record.get("seats")
         key = hash(json.dumps([record.get("seed"), seats if isinstance(seats, list) else None]))
         known = self._seen.get(game_id)

@@ -51,13 +51,15 @@ def load(directories: Sequence[pathlib.Path]) -> Results:
         for index, record in enumerate(results.read_games(directory / results.GAMES_FILE)):
             origin.setdefault(game_id(record, index), directory)
     tails: dict[tuple[str, int], LogTail] = {}
+    logs: dict[pathlib.Path, LogFolder] = {}
     for index, record in enumerate(played):
         gid = game_id(record, index)
         directory = origin.get(gid, directories[0])
         for fault in record.get("faults") or []:
             seat = fault.get("seat")
             if isinstance(seat, int) and (gid, seat) not in tails:
-                tails[(gid, seat)] = log_tail(directory, record, gid, seat, str(fault.get("bot", "")))
+                folder = logs.get(directory) or logs.setdefault(directory, LogFolder(directory))
+                tails[(gid, seat)] = log_tail(directory, record, gid, seat, str(fault.get("bot", "")), folder)
     return Results(played, info(directories, len(played)), tails)
 
 

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 import pytest
-from conftest import ROOT
+from conftest import random_bots_yaml
 
 GAMES = 4  # a pairing: three bots make 12 games, about 90 KB of records
 CASES = 6
@@ -30,13 +30,8 @@ OUT = "out dir's"  # a command printed with the path must be one to paste
 
 def config(tmp_path: pathlib.Path, jobs: int) -> pathlib.Path:
     path = tmp_path / f"full-{jobs}.yaml"
-    lines = ["name: full", f"games: {GAMES}", f"jobs: {jobs}", "seed: 1234567", "time: {move: 5}", "bots:"]
-    for name, seed in (("a", 1), ("b", 2), ("c", 3)):
-        lines += [
-            f"  - name: {name}",
-            f"    command: [{sys.executable}, -m, rookarena.randombot, '{seed}']",
-            f"    env: {{PYTHONPATH: {ROOT}}}",
-        ]
+    lines = ["name: full", f"games: {GAMES}", f"jobs: {jobs}", "seed: 1234567", "time: {move: 5}"]
+    lines += random_bots_yaml([("a", 1), ("b", 2), ("c", 3)])
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from conftest import ROOT
+from conftest import random_bots_yaml
 
 pytestmark = pytest.mark.slow
 
@@ -28,13 +28,8 @@ GAMES = 40  # two bots, one pairing: a few seconds of random play
 
 def config(tmp_path: pathlib.Path) -> pathlib.Path:
     path = tmp_path / "moved.yaml"
-    lines = ["name: moved", f"games: {GAMES}", "jobs: 1", "seed: 77", "time: {move: 5}", "bots:"]
-    for name, seed in (("a", 1), ("b", 2)):
-        lines += [
-            f"  - name: {name}",
-            f"    command: [{sys.executable}, -m, rookarena.randombot, '{seed}']",
-            f"    env: {{PYTHONPATH: {ROOT}}}",
-        ]
+    lines = ["name: moved", f"games: {GAMES}", "jobs: 1", "seed: 77", "time: {move: 5}"]
+    lines += random_bots_yaml([("a", 1), ("b", 2)])
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

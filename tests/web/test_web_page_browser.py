@@ -214,6 +214,19 @@ def test_autoplay_the_slider_and_both_ends_of_a_pair(browser: Any, big: tuple[pa
     assert _errors(browser) == []
 
 
+def _drop(driver: Any, path: pathlib.Path) -> None:
+    """``path`` dropped on the page, as a file dragged from the desktop is."""
+    driver.execute_script(
+        "const input = document.createElement('input'); input.type = 'file'; input.id = 'probe';"
+        "document.body.append(input);"
+    )
+    driver.find_element("id", "probe").send_keys(str(path))
+    driver.execute_script(
+        "const data = new DataTransfer(); data.items.add(document.getElementById('probe').files[0]);"
+        "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));"
+    )
+
+
 def test_a_dropped_file_replaces_the_games_of_the_page(
     browser: Any,  # noqa: F811
     big: tuple[pathlib.Path, Any],
@@ -224,15 +237,7 @@ def test_a_dropped_file_replaces_the_games_of_the_page(
     path, played = big
     other = _league(tmp_path / "other", ["x", "y"], 2, prefix="other-")
     _open(browser, path)
-    browser.execute_script(
-        "const input = document.createElement('input'); input.type = 'file'; input.id = 'probe';"
-        "document.body.append(input);"
-    )
-    browser.find_element("id", "probe").send_keys(str(tmp_path / "other" / "games.jsonl"))
-    browser.execute_script(
-        "const data = new DataTransfer(); data.items.add(document.getElementById('probe').files[0]);"
-        "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));"
-    )
+    _drop(browser, tmp_path / "other" / "games.jsonl")
     WebDriverWait(browser, 10).until(lambda d: d.find_elements("css selector", ".board[data-game^='other-']"))
     options = browser.execute_script("return [...document.querySelectorAll('#game-select option')].map(o => o.value)")
     assert options == [r["game_id"] for r in other]
@@ -260,15 +265,8 @@ def test_a_file_too_large_to_read_is_refused_with_what_to_do(
     path, _ = big
     _league(tmp_path / "other", ["x", "y"], 2, prefix="other-")
     _open(browser, path)
-    browser.execute_script(
-        "window.rookDropLimit = 1024; const input = document.createElement('input'); input.type = 'file';"
-        "input.id = 'probe'; document.body.append(input);"
-    )
-    browser.find_element("id", "probe").send_keys(str(tmp_path / "other" / "games.jsonl"))
-    browser.execute_script(
-        "const data = new DataTransfer(); data.items.add(document.getElementById('probe').files[0]);"
-        "document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));"
-    )
+    browser.execute_script("window.rookDropLimit = 1024;")
+    _drop(browser, tmp_path / "other" / "games.jsonl")
     WebDriverWait(browser, 10).until(lambda d: d.find_elements("css selector", "#viewer p.error"))
     said = browser.find_element("css selector", "#viewer p.error").text
     assert said.startswith("games.jsonl: ") and "more than a browser can read at once" in said, said
