@@ -25,7 +25,7 @@ from rookarena.arena import proctree
 from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import Fault, Limits, seconds_text
-from rookarena.arena.stderrlog import FILE_TIMES, StderrLog
+from rookarena.arena.stderrlog import FILE_TIMES, StderrDrain, StderrLog
 from rookarena.wire.conversation import Conversation, Event, FaultKind, Hello, Ignored, ProtocolFault, Reply, encode
 from rookarena.wire.messages import hello_message
 
@@ -34,6 +34,11 @@ log = logging.getLogger(__name__)
 READ_CHUNK = 65536
 QUICK_WAIT = 0.002  # seconds: how long to wait for a quick bot's reply without parking the task
 YIELD_EVERY = 0.02  # seconds: the most the other tasks wait for their turn while replies come quickly
+# While it waits for a reply, the referee looks at the pipe at least every LOOK_EVERY seconds; a reply is
+# charged as if it came at most LOOK_EVERY + LATE after the last look that found the pipe empty, so a referee
+# that stalls (a starved machine, a stopped process, a slow task beside it) does not bill its stall to the bot.
+LOOK_EVERY = 0.05
+LATE = 0.05
 EARLY_MAX = 1 << 22  # bytes a bot may write from one request to the next (one reply) before it is stopped
 # Lines the referee ignores from one request to the next before the bot is stopped (a flood of short lines, read
 # one by one, would outlast any deadline and end as a timeout, not as the limit it is).
@@ -57,16 +62,15 @@ class BotProcess:
         self.label = label
         self.log_path = log_path
         self.limits = spec.limits or limits
-        self.stderr_tail = b""  # the end of stderr, to tell a limit from a plain crash
         self.conversation = Conversation(self.limits.max_line)
         self.process: trio.Process | None = None
         self.hello: Hello | None = None
         self.fault: Fault | None = None  # set once the bot can no longer be talked to
-        self.stderr_bytes = 0
-        self.stderr_dropped = 0
         self.ignored: list[str] = []  # the reasons of the first KEPT_IGNORED ignored lines
         self.ignored_count = 0
-        self._log = StderrLog(log_path, label, FILE_TIMES * limits.stderr_cap)
+        self._stderr = StderrDrain(
+            StderrLog(log_path, label, FILE_TIMES * limits.stderr_cap), limits.stderr_cap, self._over_limit
+        )
         self._pending: collections.deque[Event] = collections.deque()
         self._unasked = self._unheard = 0  # bytes read, and lines ignored, since the last request was sent
         self.ended_by: str | None = None  # how it stopped: "exit" on its own, "sigterm" or "sigkill"
@@ -76,9 +80,8 @@ class BotProcess:
         self._poller = select.poll()
         self._quick = False  # its last reply came within QUICK_WAIT: wait for the next one in the kernel first
         self._yielded = 0.0  # when this bot's reader last let other tasks run (time.perf_counter)
+        self._arrived = 0.0  # the latest its last reply can have come (see LOOK_EVERY)
         self._debug = log.isEnabledFor(logging.DEBUG)  # log every line (decided once: checking costs time)
-        self._drain_scope = trio.CancelScope()
-        self._drain_done = trio.Event()
         self._tasks_scope = trio.CancelScope()  # the process watcher's: cancelled when the bot is stopped
         self._exit_scope = trio.CancelScope()  # the exit watcher's: cancelled when the bot is stopped
         self._waiting: trio.CancelScope | None = None  # the wait for its output, which its exit cuts short
@@ -100,14 +103,15 @@ class BotProcess:
         try:
             self.process = await kernel.spawn(self.spec.command, self.spec.cwd, env, self.limits)
         except kernel.SPAWN_ERRORS as exc:
-            self._drain_done.set()
+            self._stderr.done.set()
             why = kernel.why(exc, self.spec.command, self.spec.cwd)
             return self._fail(Fault(FaultKind.CRASH, f"cannot start {self.spec.command[0]!r}: {why}"))
         log.debug("%s started pid %d: %s", self.label, self.process.pid, " ".join(self.spec.command))
         proctree.started(self.process.pid)
         self._stdin_fd, self._stdout_fd = kernel.fd_of(self.process.stdin), kernel.fd_of(self.process.stdout)
         self._poller.register(self._stdout_fd, select.POLLIN)
-        nursery.start_soon(self._drain_stderr)
+        assert self.process.stderr is not None
+        nursery.start_soon(self._stderr.drain, self.process.stderr)
         with contextlib.suppress(OSError, AttributeError):
             self._pidfd = os.pidfd_open(self.process.pid)
         if self._pidfd >= 0:
@@ -186,7 +190,7 @@ class BotProcess:
             if fault is None:
                 event = await self._next_event(started, timeout, waiting_for="a reply")
                 assert not isinstance(event, Hello)  # the conversation accepts a hello only before the first request
-                return event, time.perf_counter() - started
+                return event, (self._arrived if isinstance(event, Reply) else time.perf_counter()) - started
             return fault, time.perf_counter() - started
         finally:
             self.conversation.abandon()
@@ -245,12 +249,12 @@ class BotProcess:
         most that long, and get their turn at least every ``YIELD_EVERY`` seconds, however fast the bot
         writes. When the deadline passes, what is already in the pipe is still read: a reply the referee
         finds waiting when it looks at the clock counts as in time, so a referee slowed down by the machine
-        never blames a bot for its own lateness.
+        never blames a bot for its own lateness; nor is the bot charged for that lateness (``_arrived``).
         """
         pending = self._pending
         fd = self._stdout_fd
         deadline = started + timeout
-        now = time.perf_counter()
+        now = empty_at = time.perf_counter()  # empty_at: when the pipe was last seen empty
         last_look = False
         while True:
             while pending:
@@ -280,19 +284,24 @@ class BotProcess:
                     self._unfinished(await self._exit_fault(f"exited while the referee awaited {waiting_for}"))
                 )
             elif not (self._quick and self._poller.poll(min(QUICK_WAIT, left) * 1000)):
-                with trio.move_on_at(trio.current_time() + max(0.0, deadline - time.perf_counter())) as scope:
+                wait = max(0.0, min(LOOK_EVERY, deadline - time.perf_counter()))
+                with trio.move_on_at(trio.current_time() + wait) as scope:
                     self._waiting = scope
                     if not self.exited:
                         await trio.lowlevel.wait_readable(fd)
                 self._waiting = None
-                self._yielded = time.perf_counter()
+                now = self._yielded = time.perf_counter()
                 if scope.cancelled_caught and not self.exited:
+                    if now < deadline and self.fault is None and not self._poller.poll(0):
+                        empty_at = now  # a look between two slices of the wait
+                        continue
                     last_look = True
                     if not self._poller.poll(0):
                         return self._timed_out(timeout, waiting_for)
             elif time.perf_counter() - self._yielded > YIELD_EVERY:
                 self._yielded = time.perf_counter()
                 await trio.lowlevel.checkpoint()
+            self._arrived = min(time.perf_counter(), empty_at + LOOK_EVERY + LATE)
             try:
                 data = os.read(fd, READ_CHUNK)
             except BlockingIOError:  # pragma: no cover - readiness without data
@@ -351,7 +360,7 @@ class BotProcess:
         """A crash fault with the exit status, if the process exits promptly."""
         code = await self._exit_status()
         with trio.move_on_after(0.5):  # the rest of its stderr, which holds the error
-            await self._drain_done.wait()
+            await self._stderr.done.wait()
         if self.fault is not None:
             return self.fault  # a limit already stopped it: that is the cause
         if code is None:
@@ -406,38 +415,19 @@ class BotProcess:
     # -- stderr ---------------------------------------------------------------------------------
 
     @property
+    def stderr_tail(self) -> bytes:
+        """The end of its stderr, to quote a crash's error or tell a limit from a plain crash."""
+        return self._stderr.tail
+
+    @property
     def log_problem(self) -> str | None:
         """Why its stderr log could not be written, if it could not."""
-        return self._log.problem
+        return self._stderr.log.problem
 
     @property
     def log_at(self) -> int | None:
         """The size of its stderr log as written so far (None: no log)."""
-        return self._log.at
-
-    async def _drain_stderr(self) -> None:
-        """Copy the bot's stderr to its log (up to the cap) until the pipe ends or the bot is stopped; the done
-        event is set on every path (see rookarena.arena.stderrlog for what happens to the log)."""
-        try:
-            assert self.process is not None and self.process.stderr is not None
-            stream = self.process.stderr
-            self._log.open()
-            with self._drain_scope, contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                while data := await stream.receive_some(READ_CHUNK):
-                    self._take_stderr(data)
-        finally:
-            self._log.close(self.stderr_dropped)
-            self._drain_done.set()
-
-    def _take_stderr(self, data: bytes | bytearray) -> None:
-        room = max(0, self.limits.stderr_cap - self.stderr_bytes)
-        kept = data[:room]
-        self.stderr_bytes += len(kept)
-        self.stderr_dropped += len(data) - len(kept)
-        self.stderr_tail = (self.stderr_tail + data)[-4096:]
-        self._log.write(kept)
-        if self.stderr_dropped:
-            self._over_limit(f"stderr: wrote more than {self.limits.stderr_cap} bytes")
+        return self._stderr.log.at
 
     @property
     def returncode(self) -> int | None:
@@ -446,16 +436,8 @@ class BotProcess:
     def catch_up_stderr(self) -> None:
         """Take what the bot has written to stderr so far without waiting, so that a game's share of its
         log ends where the game does (the drain task, woken later, finds the pipe empty and waits on)."""
-        if not self._log.open_now or self.process is None or self.process.stderr is None:
-            return
-        for _ in range(64):  # at most 4 MiB: a flood is the cap's business
-            try:
-                data = os.read(kernel.fd_of(self.process.stderr), READ_CHUNK)
-            except (BlockingIOError, OSError):
-                return
-            if not data:
-                return
-            self._take_stderr(data)
+        if self.process is not None and self.process.stderr is not None:
+            self._stderr.catch_up(kernel.fd_of(self.process.stderr))
 
     # -- stopping -------------------------------------------------------------------------------
 
@@ -489,10 +471,10 @@ class BotProcess:
             self._pidfd = -1
         self._tasks_scope.cancel()
         with trio.move_on_after(self.limits.grace):
-            await self._drain_done.wait()  # the rest of its stderr, up to end of file
-        self._drain_scope.cancel()
+            await self._stderr.done.wait()  # the rest of its stderr, up to end of file
+        self._stderr.scope.cancel()
         with trio.move_on_after(kernel.STOP_WAIT):
-            await self._drain_done.wait()
+            await self._stderr.done.wait()
         for stream in (process.stdout, process.stderr):
             if stream is not None:
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):

@@ -13,9 +13,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from collections.abc import Callable
 from typing import IO
 
+import trio
+
 log = logging.getLogger("rookarena.bots")
+READ_CHUNK = 65536
 FILE_TIMES = 4  # a log file holds at most this many times a process's stderr limit
 
 
@@ -80,3 +84,52 @@ class StderrLog:
         if self.problem is None:
             self.problem = problem
             log.warning("%s: %s; its stderr is discarded", self.label, problem)
+
+
+class StderrDrain:
+    """A bot process's stderr: copied by a task of its own into its log, up to the process's ``cap`` bytes
+    (the rest counted and dropped, and ``over`` called with why), its last 4 KiB kept to quote a crash's
+    error or tell a limit from a plain crash. ``done`` is set when the task ends, on every path."""
+
+    def __init__(self, log_file: StderrLog, cap: int, over: Callable[[str], None]) -> None:
+        self.log = log_file
+        self.cap = cap
+        self._over = over
+        self.bytes = 0  # kept (written to the log, or meant to be)
+        self.dropped = 0  # beyond the cap
+        self.tail = b""
+        self.scope = trio.CancelScope()
+        self.done = trio.Event()
+
+    async def drain(self, stream: trio.abc.ReceiveStream) -> None:
+        """Copy the stream to the log until it ends or ``scope`` is cancelled."""
+        try:
+            self.log.open()
+            with self.scope, contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                while data := await stream.receive_some(READ_CHUNK):
+                    self.take(data)
+        finally:
+            self.log.close(self.dropped)
+            self.done.set()
+
+    def take(self, data: bytes | bytearray) -> None:
+        kept = data[: max(0, self.cap - self.bytes)]
+        self.bytes += len(kept)
+        self.dropped += len(data) - len(kept)
+        self.tail = (self.tail + data)[-4096:]
+        self.log.write(kept)
+        if self.dropped:
+            self._over(f"stderr: wrote more than {self.cap} bytes")
+
+    def catch_up(self, fd: int) -> None:
+        """Take what is in the pipe now without waiting, at most 4 MiB (a flood is the cap's business)."""
+        if not self.log.open_now:
+            return
+        for _ in range(64):
+            try:
+                data = os.read(fd, READ_CHUNK)
+            except OSError:  # BlockingIOError among them: nothing waiting
+                return
+            if not data:
+                return
+            self.take(data)

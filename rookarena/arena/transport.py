@@ -16,7 +16,10 @@ class Seat(Protocol):
     label: str
     hello: Hello | None
     fault: Fault | None  # set once the bot can no longer be talked to
-    stderr_tail: bytes  # the end of what it wrote to stderr (a crash's error is quoted from it)
+
+    @property
+    def stderr_tail(self) -> bytes:
+        """The end of what it wrote to stderr (a crash's error is quoted from it)."""
 
     @property
     def log_at(self) -> int | None:

@@ -125,6 +125,32 @@ async def test_a_reply_waiting_at_the_deadline_counts() -> None:
         await bot.stop()
 
 
+@pytest.mark.parametrize("case", range(4))
+async def test_a_stalled_referee_does_not_charge_its_stall_to_the_bot(case: int) -> None:
+    """The event loop stalls (a starved machine, a task that blocks) while the bot's reply comes: the time
+    charged ends at most LOOK_EVERY + LATE after the referee's last look at an empty pipe, not when the
+    stall lets it read (which drew the stall from the bot's bank)."""
+    rng = random.Random(case)
+    stall_at, stall_for = rng.uniform(0.1, 0.4), rng.uniform(0.8, 1.2)
+    delay = stall_at + rng.uniform(0.1, stall_for - 0.3)  # the reply comes during the stall
+    async with trio.open_nursery() as nursery:
+        bot = await started((sys.executable, str(ADVERSARY), "slow", str(delay)), nursery)
+
+        async def busy_referee() -> None:
+            await trio.sleep(stall_at)
+            time.sleep(stall_for)  # the whole loop stalls
+
+        nursery.start_soon(busy_referee)
+        began = time.perf_counter()
+        reply, charged = await bot.ask(request(["pass"]), next(IDS), 5.0)
+        took = time.perf_counter() - began
+        await bot.stop()
+    assert isinstance(reply, Reply), reply
+    assert took >= stall_at + stall_for - 0.05, "the loop did not stall as the test meant it to"
+    assert charged < delay + 0.15, (charged, delay, stall_at, stall_for)
+    assert charged > stall_at - 0.25, (charged, stall_at)  # never less than the last look at an empty pipe
+
+
 @pytest.mark.parametrize("where", ["folder-is-a-file", "folder-removed", "name-too-long"])
 async def test_a_log_that_cannot_be_written_never_stops_the_bot(where: str, tmp_path: pathlib.Path) -> None:
     logs = tmp_path / "logs"
