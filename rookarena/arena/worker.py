@@ -21,6 +21,7 @@ import trio  # noqa: E402
 from rookarena.arena.config import loads  # noqa: E402
 from rookarena.arena.isolation import isolate_league  # noqa: E402
 from rookarena.arena.league import Ahead, PlannedGame, plan, play_unit  # noqa: E402
+from rookarena.arena.logsetup import log_to_stderr  # noqa: E402
 from rookarena.arena.match import BotPool, open_pool  # noqa: E402
 from rookarena.arena.proctree import kill_strays  # noqa: E402
 from rookarena.wire import records  # noqa: E402
@@ -44,9 +45,7 @@ async def main() -> None:
     if head is None:
         return
     spec = json.loads(head)
-    verbose = int(spec.get("verbose", 0))
-    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    log_to_stderr(int(spec.get("verbose", 0)))
     cpu = spec.get("cpu")
     if isinstance(cpu, int):
         try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import logging
 import os
 import pathlib
 import shutil
@@ -260,5 +259,6 @@ def _bot_name(words: tuple[str, ...]) -> str:
 
 
 def _logging(verbose: int) -> None:
-    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    from rookarena.arena.logsetup import log_to_stderr  # noqa: PLC0415
+
+    log_to_stderr(verbose)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -265,6 +266,9 @@ def test_bot_traffic_is_logged_with_workers(tmp_path: pathlib.Path) -> None:
     result = rookarena("run", str(config), "--out", str(tmp_path / "out"), "--jobs", "2", "-vv", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert " << " in result.stderr and " >> " in result.stderr
+    # each traffic line (the workers' too) begins with its time to the millisecond: how long a bot took
+    traffic = [line for line in result.stderr.splitlines() if " << " in line or " >> " in line]
+    assert all(re.match(r"\d\d:\d\d:\d\d\.\d{3} DEBUG rookarena\.", line) for line in traffic), traffic[:3]
 
 
 def _worker_pids() -> list[int]:
