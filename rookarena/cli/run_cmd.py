@@ -123,7 +123,7 @@ def run(
     lock = results.ResultsLock(out_dir)
     try:
         lock.acquire()
-        finished = results.prepare(out_dir, config, resume, label, holdout=commitment)
+        finished = results.prepare(out_dir, config, resume, label, holdout=commitment, planned=len(games))
     except RookError as exc:
         lock.release()
         raise click.ClickException(str(exc)) from None

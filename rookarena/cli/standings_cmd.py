@@ -33,12 +33,16 @@ def standings_command(directories: tuple[str, ...], fmt: str, wide: bool) -> Non
     """Print the standings of one results directory, or of several (shards) merged."""
     paths = [pathlib.Path(d) for d in directories]
     try:
-        played = results.merge_results(paths).games
+        merged = results.merge_results(paths)
         missing = results.missing_shards(paths)
+        unfinished = results.unfinished_runs(merged.held)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
     if missing:
         click.echo(f"warning: shards {', '.join(missing)} are missing: the table covers only the others", err=True)
+    for sentence in unfinished:
+        click.echo(f"warning: {sentence}", err=True)
+    played = merged.games
     planned = [path for path in paths if (path / results.PLAN_FILE).exists()]
     for path in paths if planned else ():
         if path not in planned:  # a match's, or a league's records copied without their plan: not checked

@@ -14,7 +14,7 @@ import fcntl
 import json
 import os
 import pathlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rookarena.errors import RookError
@@ -40,6 +40,7 @@ PLACEMENT = "placement"  # league.json's record of the CPUs the last run's worke
 TRACKING = "process_tracking"  # league.json's record of how the last run followed its bots' processes
 ANCHORS = "anchors"  # league.json's ratings held fixed (``anchors:``), which change no game
 HOLDOUT = "holdout"  # league.json's commitment to a seed drawn for the run (``run --holdout``)
+PLANNED = "planned_games"  # league.json's count of the games its run (or shard) plays, to tell an unfinished one
 
 
 def read_games(path: pathlib.Path) -> list[dict[str, Any]]:
@@ -55,11 +56,13 @@ def prepare(
     *,
     write: bool = True,
     holdout: str | None = None,
+    planned: int | None = None,
 ) -> set[str]:
     """Create or check the results directory; return the ids of the games already finished.
 
     With ``write=False`` (a dry run) only check: nothing is created, repaired or written. ``holdout``, the
-    commitment to a seed drawn for this run, is recorded with the league's anchors.
+    commitment to a seed drawn for this run, is recorded with the league's anchors; ``planned``, the number
+    of games the run (or its shard) plays, too, so that the standings can tell a run that did not finish.
     """
     if write:
         try:
@@ -82,6 +85,7 @@ def prepare(
         old.pop(PLACEMENT, None)  # where a run's workers ran never changes its games
         old.pop(TRACKING, None)  # nor how they followed their bots' processes
         old.pop(ANCHORS, None)  # nor the ratings the standings hold fixed
+        old.pop(PLANNED, None)  # a league that grows plans more games
         recorded = old.pop(HOLDOUT, None)
         holdout = holdout if recorded is None else recorded  # a resumed held-out run keeps its commitment
         change = extension_problem(old, new) if resume else first_difference(old, new)
@@ -101,6 +105,8 @@ def prepare(
         meta[ANCHORS] = dict(config.anchors)
     if holdout is not None:
         meta[HOLDOUT] = holdout
+    if planned is not None:
+        meta[PLANNED] = planned
     if write:
         write_file(plan_path, json.dumps(meta, indent=2) + "\n")
         write_file(out_dir / "config.yaml", config.source)
@@ -301,6 +307,7 @@ class Results:
 
     games: Sequence[GameResult]  # each game once, in the order first read
     never_started: dict[str, int]  # entries whose bots never said hello, with their number of games
+    held: dict[pathlib.Path, int]  # the records each games file holds (a game in two files counts in both)
 
 
 def merge_results(directories: Iterable[pathlib.Path]) -> Results:
@@ -320,13 +327,33 @@ def _merge_results(files: list[pathlib.Path], unindexed: set[pathlib.Path]) -> R
     ids = GameIds()
     games = ResultStore()
     spoke = Spoke()
+    held = dict.fromkeys(files, 0)
     for path in files:
         for record in each_digest(path, path not in unindexed):
+            held[path] += 1
             if not ids.first(record, path):
                 continue
             spoke.add(record)
             games.append(game_result(record, keep=False))
-    return Results(games, spoke.silent())
+    return Results(games, spoke.silent(), held)
+
+
+def unfinished_runs(held: Mapping[pathlib.Path, int]) -> list[str]:
+    """One sentence for each games file whose run did not play all the games its league.json says it
+    planned (a run stopped, or a shard's task that ran out of time); none for results kept before runs
+    recorded the count."""
+    said = []
+    for path, count in held.items():
+        meta_path = path.parent / PLAN_FILE
+        planned = _read_meta(meta_path).get(PLANNED) if meta_path.exists() else None
+        if isinstance(planned, int) and not isinstance(planned, bool) and count < planned:
+            shard = _read_meta(meta_path).get("shard")
+            what = f"{path.parent} (shard {shard})" if isinstance(shard, str) else str(path.parent)
+            said.append(
+                f"{what} holds {count} of the {planned} games its run planned: it did not finish "
+                "(rookarena run with --resume and the same --out finishes it)"
+            )
+    return said
 
 
 def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
@@ -343,6 +370,7 @@ def _games_files(directories: Iterable[pathlib.Path]) -> list[pathlib.Path]:
             meta.pop("shard", None)
             meta.pop(PLACEMENT, None)
             meta.pop(TRACKING, None)
+            meta.pop(PLANNED, None)
             if league is None:
                 league = (directory, meta)
             elif (change := first_difference(league[1], meta)) is not None:

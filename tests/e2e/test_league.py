@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import pathlib
+import random
 import re
 import shutil
 import signal
@@ -261,8 +262,14 @@ def test_a_killed_run_resumed_gives_the_games_and_standings_of_an_uninterrupted_
     assert 2 <= len(before) < TOTAL, "the run was not interrupted"
     # The bots run in process groups of their own: they end on the end of their input.
     assert no_processes_with(played.marker) == []
+    said = _standings_warnings(played, out)
+    assert said == [
+        f"warning: {out} holds {len(before)} of the {TOTAL} games its run planned: it did not finish "
+        "(rookarena run with --resume and the same --out finishes it)"
+    ], said
 
     played.run(out, "--resume")
+    assert _standings_warnings(played, out) == []
     after = games_of(out)
     ids = [r["game_id"] for r in after]
     assert len(ids) == len(set(ids)) == TOTAL, "a game was played twice or is missing"
@@ -309,6 +316,31 @@ def test_three_shards_merged_give_the_standings_of_the_whole_league(played: Leag
         check=False,
     )
     assert "warning: shards 1/3, 3/3 are missing" in partial.stderr
+    assert _standings_warnings(played, *dirs) == []
+    # a shard whose task ran out of time (its last games never written) is said to be short, by how much
+    lines = (dirs[1] / results.GAMES_FILE).read_bytes().splitlines(keepends=True)
+    kept = random.Random(len(lines)).randrange(len(lines))
+    (dirs[1] / results.GAMES_FILE).write_bytes(b"".join(lines[:kept]))
+    said = _standings_warnings(played, *dirs)
+    assert said == [
+        f"warning: {dirs[1]} (shard 2/3) holds {kept} of the {len(lines)} games its run planned: it did "
+        "not finish (rookarena run with --resume and the same --out finishes it)"
+    ], said
+    played.run(dirs[1], "--shard", "2/3", "--resume")
+    assert _standings_warnings(played, *dirs) == []
+
+
+def _standings_warnings(played: League, *dirs: pathlib.Path) -> list[str]:
+    done = subprocess.run(
+        command("standings", *map(str, dirs)),
+        cwd=played.base,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return [line for line in done.stderr.splitlines() if line.startswith("warning:")]
 
 
 @pytest.mark.slow
