@@ -218,9 +218,15 @@ def _clock(seconds: float) -> str:
 
 
 def plan_text(
-    config: Any, games: list[league.PlannedGame], todo: list[league.PlannedGame], jobs: int, out_dir: pathlib.Path
+    config: Any,
+    games: list[league.PlannedGame],
+    todo: list[league.PlannedGame],
+    jobs: int,
+    out_dir: pathlib.Path,
+    shard: tuple[str, int] | None = None,
 ) -> str:
-    """What ``run`` would do: the pairings, the units of work, the games and their deals."""
+    """What ``run`` would do: the pairings, the units of work, the games and their deals; with ``shard`` (its
+    label and the league's number of games), of that shard's slice of the league."""
     pairs: dict[tuple[str, str], int] = {}
     for game in todo:
         key = (game.entries[0].name, game.entries[1].name)
@@ -230,14 +236,15 @@ def plan_text(
     lines = [
         f"league {config.name}: {config.format}, {len(config.entries)} bots, rules {config.rules_name}, seed "
         f"{config.seed}, {'duplicate deals' if config.duplicate else 'one game a deal'}",
+        *([f"shard {shard[0]}: {len(games)} of the league's {shard[1]} games"] if shard else []),
         f"games: {len(games)} ({len(games) - len(todo)} already in {out_dir}, {len(todo)} to play), "
-        f"{deals} distinct deals, {config.games} games a pairing",
+        f"{deals} distinct deals, {config.games} games a pairing{' in the whole league' if shard else ''}",
         f"work: {len(work)} units on {min(jobs, len(work)) if work else 0} jobs "
         f"({'in this process' if min(jobs, len(work)) <= 1 else 'worker processes'}), "
         f"{'bot processes kept from unit to unit' if config.reuse else 'new bot processes for each unit'}, "
         f"move time {config.time.move:g} s",
         "estimated time: none before the first games end (the progress line then gives an ETA)",
-        "pairings to play:",
+        f"pairings to play in shard {shard[0]}:" if shard else "pairings to play:",
     ]
     lines += [f"  {a} vs {b}: {count} games" for (a, b), count in pairs.items()] or ["  none"]
     return "\n".join(lines)

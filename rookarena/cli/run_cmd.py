@@ -109,7 +109,8 @@ def run(
     config = _league_seed(config, config_file, seed, out_dir if resume else None, shard)
     commitment = records.seed_commitment(config.seed) if holdout else None
     isolated = isolation.isolate_league(config, out_dir)  # league.json keeps the commands as written
-    games = _slice(league.plan(isolated), shard)
+    whole = league.plan(isolated)
+    games = _slice(whole, shard)
     wanted = jobs or config.jobs
     _check_can_run(config, min(wanted, max(1, len(league.units(games, wanted)))), out_dir, shard is not None)
     if dry_run:
@@ -118,7 +119,7 @@ def run(
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
         todo = [game for game in games if game.game_id not in finished]
-        click.echo(plan_text(config, games, todo, jobs or config.jobs, out_dir))
+        click.echo(plan_text(config, games, todo, jobs or config.jobs, out_dir, (shard, len(whole)) if shard else None))
         return
     lock = results.ResultsLock(out_dir)
     try:

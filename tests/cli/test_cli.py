@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import sys
 import tracemalloc
 
 import pytest
@@ -194,6 +195,30 @@ def test_the_dry_run_says_where_units_run_and_whether_bots_play_on(
     work = next(line for line in text.splitlines() if line.startswith("work:"))
     assert where in work, work
     assert ("kept from unit to unit" if reuse else "new bot processes for each unit") in work, work
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_the_dry_run_of_a_shard_counts_the_shard_and_names_it(tmp_path: pathlib.Path, n: int) -> None:
+    """Each shard's dry run names it and counts its own games; together they count the league's."""
+    bots = "".join(
+        f"  - name: r{k}\n    command: [{json.dumps(sys.executable)}, -m, rookarena.randombot, '{k}']\n"
+        for k in (1, 2, 3)
+    )
+    path = tmp_path / "l.yaml"
+    path.write_text(f"name: l\ngames: 6\nseed: 1\nbots:\n{bots}")
+    counted = 0
+    for k in range(1, n + 1):
+        result = CliRunner().invoke(
+            main, ["run", str(path), "--dry-run", "--shard", f"{k}/{n}", "--out", str(tmp_path)]
+        )
+        assert result.exit_code == 0, result.output
+        found = re.search(rf"^shard {k}/{n}: (\d+) of the league's 18 games$", result.output, re.M)
+        assert found, result.output
+        pairings = re.findall(r"^  r\d vs r\d: (\d+) games$", result.output, re.M)
+        assert sum(map(int, pairings)) == int(found[1]), result.output  # the shard's, not the league's 6 a pairing
+        assert f"pairings to play in shard {k}/{n}:" in result.output
+        counted += int(found[1])
+    assert counted == 18
 
 
 def test_simulate_keeps_no_game_in_memory() -> None:
