@@ -201,6 +201,9 @@ def _strongly_connected(size: int, pairs: Sequence[tuple[int, int, float, float]
     return reach(forward) == size and reach(backward) == size
 
 
+MAX_STEP = 1.0  # natural log-odds units (about 174 Elo): the longest move of a rating in one Newton step
+
+
 def _sigmoid(x: float) -> float:
     if x >= 0:
         return 1 / (1 + math.exp(-x))
@@ -276,6 +279,11 @@ class _BradleyTerry:
             step = [0.0] * self.size
             for i, d in zip(moving, _solve(info, grad), strict=True):
                 step[i] = d
+            # Far from the maximum (an entry swept by an anchor far below it, say) the quadratic model
+            # overshoots to where the information underflows: no step moves a rating by more than MAX_STEP.
+            longest = max((abs(d) for d in step), default=0.0)
+            if longest > MAX_STEP:
+                step = [d * MAX_STEP / longest for d in step]
             scale = 1.0
             while True:
                 candidate = [t + scale * d for t, d in zip(theta, step, strict=True)]

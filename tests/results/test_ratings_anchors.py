@@ -149,3 +149,60 @@ def test_standings_mark_the_anchors_and_share_ranks_on_equal_figures() -> None:
     assert not by_name["a"].anchor and by_name["a"].rating.elo > 0
     assert by_name["a"].rank == by_name["c"].rank == 1
     assert by_name["b"].rank == 3
+
+
+def penalised_gradient(
+    results: list[tuple[str, str, float]], prior: float, anchors: dict[str, float], got: dict[str, ratings.Rating]
+) -> dict[str, float]:
+    """The gradient of the penalised log-likelihood (natural units) at ``got``, for each free entry: zero at
+    the maximum, whatever path the fit took to it."""
+    theta = {name: rating.elo / ELO for name, rating in got.items()}
+    grad = {name: 0.0 for name in got if name not in anchors}
+    for a, b, score in results:
+        p = 1 / (1 + math.exp(theta[b] - theta[a]))
+        for name, sign in ((a, 1), (b, -1)):
+            if name in grad:
+                grad[name] += sign * (score - p)
+    for name in grad:
+        grad[name] += prior * (0.5 - 1 / (1 + math.exp(-theta[name])))
+    return grad
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.floats(-3000, 3000), min_size=1, max_size=3),
+    st.lists(st.floats(-4000, 4000), min_size=1, max_size=3),
+    st.integers(0, 10**6),
+    st.integers(1, 60),
+)
+def test_the_anchored_fit_reaches_its_maximum_however_far_the_newcomers_are(
+    anchor_levels: list[float], strengths: list[float], seed: int, games: int
+) -> None:
+    """Newcomers far above or below the anchors (sweeps included) get finite ratings at the maximum of the
+    penalised likelihood: Newton's first step from 0 had gone where the information underflows, and the fit
+    failed as 'singular' (a bot that lost all 20 games to an anchor at -720)."""
+    rng = random.Random(seed)
+    anchors = {f"anchor{k}": level for k, level in enumerate(anchor_levels)}
+    level = {**anchors, **{f"new{k}": strength for k, strength in enumerate(strengths)}}
+    names = sorted(level)
+    results = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if (a in anchors and b in anchors) or rng.random() < 0.3:
+                continue
+            p = 1 / (1 + 10 ** ((level[b] - level[a]) / 400))
+            results += [(a, b, 1.0 if rng.random() < p else 0.0) for _ in range(games)]
+    played = {name for a, b, _ in results for name in (a, b)}
+    if not played & set(anchors):
+        return
+    got = ratings.bradley_terry(results, prior_draws=1.0, anchors=anchors)
+    assert all(math.isfinite(r.elo) and math.isfinite(r.error) for r in got.values()), got
+    for name, slope in penalised_gradient(results, 1.0, anchors, got).items():
+        assert abs(slope) < 1e-6, (name, slope, got)
+
+
+def test_a_newcomer_swept_by_a_low_anchor_is_rated_below_it() -> None:
+    results = [("broken", "random", 0.0)] * 20
+    got = ratings.bradley_terry(results, prior_draws=1.0, anchors={"random": -720.0})
+    assert got["broken"].elo < -720 - 400
+    assert penalised_gradient(results, 1.0, {"random": -720.0}, got)["broken"] == pytest.approx(0, abs=1e-9)
