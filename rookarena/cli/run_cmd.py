@@ -282,6 +282,11 @@ def _closing(out_dir: pathlib.Path, progress: Progress, fmt: str, wide: bool) ->
             f"{exc}: every game is in {out_dir / results.GAMES_FILE}, and "
             f"`{shlex.join(['rookarena', 'standings', str(out_dir)])}` prints this table again"
         ) from None
+    except (ArithmeticError, ValueError) as exc:  # a figure that cannot be computed is a defect, never a lost game
+        raise click.ClickException(
+            f"the standings could not be computed ({exc}), a defect of rookarena's: every game is in "
+            f"{out_dir / results.GAMES_FILE}"
+        ) from None
     silent = merged.never_started
     if silent:
         for name, count in sorted(silent.items()):

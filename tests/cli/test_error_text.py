@@ -8,6 +8,7 @@ import json
 import pathlib
 import sys
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -74,3 +75,30 @@ def test_a_long_name_is_quoted_shortened() -> None:
     output = run("match", "a", "b", "--name-a", "x" * 10_000, "--games", "2")
     assert "cannot be a name" in output and "(10000 characters)" in output
     assert len(output) < 1_000
+
+
+@pytest.mark.parametrize("error", [ArithmeticError("did not converge"), ValueError("singular information matrix")])
+def test_standings_that_cannot_be_computed_after_a_league_are_one_line_and_keep_every_game(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    """Whatever fails in the figures once the games are played, run says so in one line naming the records,
+    which hold every game (a failed fit had ended a whole league in a traceback)."""
+    from rookarena.cli import run_cmd
+
+    def failing(*args: object, **kwargs: object) -> str:
+        raise error
+
+    monkeypatch.setattr(run_cmd, "write_standings", failing)
+    bots = "".join(
+        f"  - name: r{k}\n    command: [{json.dumps(sys.executable)}, -m, rookarena.randombot, '{k}']\n" for k in (1, 2)
+    )
+    config = tmp_path / "l.yaml"
+    config.write_text(f"name: l\ngames: 4\nseed: 3\njobs: 1\nbots:\n{bots}")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: the standings could not be computed") and str(error) in last, last
+    assert str(out / "games.jsonl") in last
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
