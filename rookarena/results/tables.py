@@ -8,6 +8,7 @@ tables are fitted and where tabulate pads their columns.
 
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 import types
@@ -295,7 +296,8 @@ def _elo_text(pair: HeadToHead) -> str:
 
 
 def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str, width: int | None = None) -> str:
-    """The table of :func:`rookarena.results.standings.neighbours` with its note, fitted to ``width``: names are
+    """The table of :func:`rookarena.results.standings.neighbours` with its note, fitted to ``width``: a row for
+    each entry of ``ranks`` (in the standings' order) and the next, "never met" where ``pairs`` has none; names are
     shortened, then left out (the ranks say who), then a difference column that ``apart`` does not use
     is left out, when the table is still too wide. Each column holds one unit. Only the on-screen format
     (:data:`SCREEN_FORMAT`) is fitted."""
@@ -307,6 +309,14 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
     def rank(name: str) -> str:
         return f"{ranks[name]}=" if ranks[name] in shared else str(ranks[name])
 
+    met = {frozenset((p.a, p.b)): p for p in pairs}
+
+    def figures(a: str, b: str) -> list[object]:
+        p = met.get(frozenset((a, b)))
+        if p is None:  # next to each other in the table without a game together (a gauntlet's, say)
+            return [0, "-", "-", "-", "never met"]
+        return [p.games, f"{100 * p.win_rate.estimate:.1f}", _dup_text(p), _elo_text(p), "yes" if apart(p) else "no"]
+
     def draw(limit: int | None, names: bool = True, dup: bool = True, elo: bool = True) -> str:
         keep = [True, names, names, True, True, dup, elo, True]
         rows = [
@@ -314,21 +324,17 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
                 cell
                 for cell, kept in zip(
                     [
-                        f"{rank(p.a)}-{rank(p.b)}",
-                        _shorten(printable(p.a), limit),
-                        _shorten(printable(p.b), limit),
-                        p.games,
-                        f"{100 * p.win_rate.estimate:.1f}",
-                        _dup_text(p),
-                        _elo_text(p),
-                        "yes" if apart(p) else "no",
+                        f"{rank(a)}-{rank(b)}",
+                        _shorten(printable(a), limit),
+                        _shorten(printable(b), limit),
+                        *figures(a, b),
                     ],
                     keep,
                     strict=True,
                 )
                 if kept
             ]
-            for p in pairs
+            for a, b in itertools.pairwise(ranks)
         ]
         heads = [head for head, kept in zip(headers, keep, strict=True) if kept]
         return tabulate(rows, headers=heads, tablefmt=fmt)

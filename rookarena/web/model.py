@@ -14,6 +14,7 @@ partners); the page says how many it left out.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -254,10 +255,17 @@ def crosstable(played: Sequence[Record | store.GameResult], order: Sequence[str]
 
 
 def neighbours(played: Sequence[Record | store.GameResult], rows: Sequence[standings.Standing]) -> list[dict[str, Any]]:
-    """Each entry against the next one below it in the standings (the neighbours table of the text)."""
+    """Each entry against the next one below it in the standings (the neighbours table of the text); a pair
+    that never met has its games (0) and no figures."""
     ranks = {row.name: row.rank for row in rows}
-    out = []
-    for pair in standings.neighbours(played, [row.name for row in rows]):
+    order = [row.name for row in rows]
+    met = {(pair.a, pair.b): pair for pair in standings.neighbours(played, order)}
+    out: list[dict[str, Any]] = []
+    for a, b in itertools.pairwise(order) if met else ():
+        pair = met.get((a, b))
+        if pair is None:  # next to each other without a game together: said, not left out
+            out.append({"ranks": [ranks[a], ranks[b]], "higher": a, "lower": b, "games": 0, "apart": False})
+            continue
         kind, value, lo, hi = tables.pair_difference(pair)
         out.append(
             {

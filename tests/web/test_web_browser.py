@@ -6,6 +6,7 @@ Skipped with a reason where they are not installed, except when ``ROOKARENA_REQU
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pathlib
@@ -356,4 +357,24 @@ def test_a_bots_faults_are_shown_a_page_at_a_time(browser: Any, tmp_path: pathli
     assert f"page {pages} of {pages}" in browser.find_element("id", "faults-0-pager").text
     browser.find_element("id", "faults-0-first").click()
     assert browser.execute_script(shown) == wanted[:50]
+    assert _errors(browser) == []
+
+
+def test_neighbours_that_never_met_have_a_row_saying_so(browser: Any, tmp_path: pathlib.Path) -> None:
+    """A gauntlet's entries meet only its head: two of them next to each other in the standings get a row
+    with 0 games and no figures (they had been left out of the table)."""
+    names = ["head", "one", "two", "three"]
+    played = [g for g in web_games.league_records(names, deals=2, seed=4) if "head" in g["teams"]]
+    web_games.write_dir(tmp_path, played, names, deals=2)
+    found = sources.load([tmp_path])
+    data = model.report_data(found.records, found.info, found.tails)
+    (tmp_path / "report.html").write_text(page.render(data, "test"), encoding="utf-8")
+    _open(browser, tmp_path / "report.html")
+    rows = _rows(browser, "#neighbours", "td.textContent")
+    order = [row.name for row in standings.standings(played)]
+    assert [r[1:3] for r in rows] == [list(pair) for pair in itertools.pairwise(order)]
+    for row in rows:
+        met = "head" in row[1:3]
+        assert (row[3] != "0") == met and (row[7] == "never met") == (not met), row
+    assert any(row[7] == "never met" for row in rows)
     assert _errors(browser) == []

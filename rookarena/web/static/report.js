@@ -145,7 +145,10 @@
     const rank = (r) => `${r}${ranks.filter((x) => x === r).length > 1 ? "=" : ""}`;
     const table = el("table", { id: "neighbours", class: "neighbours" },
       el("thead", {}, el("tr", {}, ["ranks", "higher", "lower", "games", "score %", "dup diff, points a deal pair [95% CI]", "Elo diff [95% CI]", "apart"].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, data.neighbours.map((n) => el("tr", { class: n.apart ? "apart" : "", "data-higher": n.higher, "data-lower": n.lower },
+      el("tbody", {}, data.neighbours.map((n) => n.games === 0 ? el("tr", { class: "never", "data-higher": n.higher, "data-lower": n.lower },
+        el("td", {}, `${rank(n.ranks[0])}-${rank(n.ranks[1])}`), el("td", {}, n.higher), el("td", {}, n.lower), el("td", { class: "num" }, "0"),
+        el("td", { class: "num" }, "-"), el("td", { class: "num", "data-key": "dup" }, "-"), el("td", { class: "num", "data-key": "elo" }, "-"), el("td", {}, "never met"))
+        : el("tr", { class: n.apart ? "apart" : "", "data-higher": n.higher, "data-lower": n.lower },
         el("td", {}, `${rank(n.ranks[0])}-${rank(n.ranks[1])}`), el("td", {}, n.higher), el("td", {}, n.lower), el("td", { class: "num" }, String(n.games)),
         el("td", { class: "num" }, `${pct(n.score)}`), el("td", { class: "num", "data-key": "dup" }, n.dup ? interval(n.dup, 1) : "-"),
         el("td", { class: "num", "data-key": "elo" }, interval(n.elo, 0)),
