@@ -255,6 +255,7 @@ class BotProcess:
         fd = self._stdout_fd
         deadline = started + timeout
         now = empty_at = time.perf_counter()  # empty_at: when the pipe was last seen empty
+        self._arrived = now
         last_look = False
         while True:
             while pending:
