@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from rookarena.engine.cards import Card, Color
+from rookarena.engine.cards import Card, Color, ascii_number
 from rookarena.errors import ParseError
 
 
@@ -100,8 +100,8 @@ def parse_action(text: str) -> Action:
     if len(words) == 2:
         verb, arg = words
         if verb == "bid":
-            if arg.isascii() and arg.isdigit() and len(arg) < 6:
-                return bid(int(arg))
+            if (amount := ascii_number(arg, 5)) is not None:
+                return bid(amount)
             raise ParseError(f"bad bid {text!r}: expected 'bid' and a whole number")
         if verb == "discard":
             return discard(Card.parse(arg))

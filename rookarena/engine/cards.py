@@ -44,6 +44,17 @@ ROOK_TEXT = "ROOK"
 ROOK_SORT_KEY = 99
 
 
+def ascii_number(text: str, most_digits: int = 6) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (``"07"``: 7), at most ``most_digits`` of them, or None.
+
+    Every number read from a bot's or a file's text goes through here: ``str.isdigit`` also accepts
+    superscripts and other scripts' digits, which ``int`` refuses, and ``int`` refuses more than 4,300 digits.
+    """
+    if 0 < len(text) <= most_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 class Card:
     """One card: a colour and a number 1–14, or the Rook (no colour, number 0)."""
 
@@ -95,9 +106,10 @@ class Card:
         key = text.strip().upper()
         if key == ROOK_TEXT:
             return ROOK
-        if len(key) < 2 or not (key[1:].isascii() and key[1:].isdigit()):
+        number = ascii_number(key[1:])
+        if number is None:
             raise ParseError(f"unknown card {text!r}: expected a colour letter and a number, or 'ROOK'")
-        return cls(Color.parse(key[0]), int(key[1:]))
+        return cls(Color.parse(key[0]), number)
 
     def __str__(self) -> str:
         return self._text

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from rookarena.engine.cards import COLORS, ROOK, Card, Color
+from rookarena.engine.cards import COLORS, ROOK, Card, Color, ascii_number
 from rookarena.errors import RulesError
 
 SEATS = 4
@@ -318,7 +318,8 @@ def _convert(key: str, raw: Any, where: str) -> Any:
             raise RulesError(f"{where}: {raw!r}: expected {expected}")
         pairs = []
         for rank, points in raw.items():
-            number = int(rank) if isinstance(rank, str) and rank.isascii() and rank.isdigit() else rank
+            read = ascii_number(rank) if isinstance(rank, str) else None
+            number = rank if read is None else read
             if not _is_int(number) or not _is_int(points):
                 raise RulesError(f"{where}: {rank!r}: {points!r}: expected whole numbers")
             pairs.append((number, points))

@@ -17,6 +17,7 @@ import pathlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rookarena.engine.cards import ascii_number
 from rookarena.errors import RookError
 from rookarena.results import gamesindex
 from rookarena.results.files import GAMES_FILE as GAMES_FILE  # noqa: PLC0414 (callers' names for them)
@@ -446,9 +447,9 @@ def missing_shards(directories: Iterable[pathlib.Path]) -> list[str]:
         if "shard" in meta and label is None:
             return []  # the whole league, unsharded
         if isinstance(label, str) and label.count("/") == 1:
-            k, n = label.split("/")
-            if k.isdigit() and n.isdigit():
-                held.add((int(k), int(n)))
+            k, n = (ascii_number(part) for part in label.split("/"))
+            if k is not None and n is not None:
+                held.add((k, n))
     counts = {n for _, n in held}
     missing = {n: [k for k in range(1, n + 1) if (k, n) not in held] for n in counts}
     if any(not slices for slices in missing.values()):

@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from rookarena.engine.cards import ascii_number
+
 _COLOURS = {
     "r": "R",
     "red": "R",
@@ -156,7 +158,8 @@ def _canonical(text: str) -> str | None:
         return None
     word = rest[0]
     if verb == "bid":
-        return f"bid {int(word)}" if word.isdigit() else None
+        amount = ascii_number(word)
+        return f"bid {amount}" if amount is not None else None
     if verb == "trump":
         colour = _COLOURS.get(word.lower())
         return f"trump {colour}" if colour else None
@@ -169,8 +172,9 @@ def _card(word: str) -> str | None:
         return "ROOK"
     head, number = word[:1].lower(), word[1:]
     colour = _COLOURS.get(head) if len(head) == 1 else None
-    if colour and number.isdigit() and 1 <= int(number) <= 14:
-        return f"{colour}{int(number)}"
+    rank = ascii_number(number)
+    if colour and rank is not None and 1 <= rank <= 14:
+        return f"{colour}{rank}"
     return None
 
 
