@@ -323,7 +323,9 @@ class Match:
         that is not JSON, a limit) is ended by the referee, and that fault is already charged.
         """
         faults = []
-        hand = len(record["hands"])
+        # The last hand the game reached: its recorded hands, or the one a forfeit ended (not yet recorded).
+        ended_in = [f["hand"] for f in record.get("faults", []) if isinstance(f.get("hand"), int)]
+        hand = max([len(record["hands"]), *ended_in])
         for seat, slot in enumerate(self._slots(game)):
             proc = self.procs[slot]
             if proc is None or proc.ended_by is None or not proc.told_bye:
