@@ -21,7 +21,7 @@ from typing import Any
 
 from rookarena.arena import proctree
 from rookarena.arena.bots import BotProcess, BotSpec
-from rookarena.arena.handshake import OPPONENT_NAME, Probe, probe, replies_buffered
+from rookarena.arena.handshake import BUFFERED, OPPONENT_NAME, SILENT, Probe, first_reply, probe
 from rookarena.arena.match import Match, MatchConfig
 from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.arena.specs import Limits
@@ -98,10 +98,12 @@ async def check_bot(
     for entry in presets:  # a preset's name, or a league's rules and their name
         preset_name, rules = (entry, preset(entry).rules) if isinstance(entry, str) else entry
         played, procs, seen = await _play(spec, preset_name, rules, games, seed, time, log_dir)
-        buffered = _awaited_a_reply(played, name, seen) and await replies_buffered(
-            spec, preset_name, check_rules(rules), time, seed
+        reply = (
+            await first_reply(spec, preset_name, check_rules(rules), time, seed)
+            if _awaited_a_reply(played, name, seen)
+            else None
         )
-        failures = _faults(preset_name, played, name, seen, procs, buffered=buffered)
+        failures = _faults(preset_name, played, name, seen, procs, buffered=reply == BUFFERED, silent=reply == SILENT)
         checks.extend(failures)
         if not failures:
             checks.append(Check(f"{preset_name}: games", True, f"{len(played)} games without a fault"))
@@ -243,13 +245,20 @@ def _faults(
     procs: list[BotProcess],
     *,
     buffered: bool = False,
+    silent: bool = False,
 ) -> list[Check]:
     """The bot's first fault in each game that had one, as one failed check; ``buffered``: its replies
-    were found to sit in its stdout buffer (:func:`replies_buffered`), which explains its timeouts."""
+    were found to sit in its stdout buffer, which explains its timeouts; ``silent``: it was found never to
+    answer a request at all (:func:`rookarena.arena.handshake.first_reply`), so no decision of its was late."""
     out = []
     for index, record in enumerate(played):
         for fault in _mine(record, name):
-            first = fault.get("hand") == 1 and fault.get("decision") is not None and _first_ask(record, fault)
+            first = (
+                not silent
+                and fault.get("hand") == 1
+                and fault.get("decision") is not None
+                and _first_ask(record, fault)
+            )
             late = buffered and fault["kind"] == "timeout"
             cause = diagnose(
                 fault["kind"],

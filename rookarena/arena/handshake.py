@@ -192,28 +192,33 @@ async def _handshake(process: trio.Process, startup: float, started: float) -> P
     return Probe(event, None, seconds, tuple(ignored))
 
 
-async def replies_buffered(spec: BotSpec, rules_name: str, rules: Rules, time: TimeControl, seed: int) -> bool:
-    """Whether the bot's replies sit in its stdout buffer: started alone, it says hello, is sent a game and
-    its first request, and answers neither within the move time nor ``PATIENCE`` seconds after it, but as
-    soon as its input is closed (within ``PROMPT`` seconds: a slow bot answers late, a stuck one never)."""
+ANSWERED, BUFFERED, SILENT = "answered", "buffered", "silent"  # how a bot's first reply comes (first_reply)
+
+
+async def first_reply(spec: BotSpec, rules_name: str, rules: Rules, time: TimeControl, seed: int) -> str | None:
+    """How the bot answers its first request when started alone (it says hello, and is sent a game and the
+    request): ``ANSWERED`` within the move time or ``PATIENCE`` seconds after it (in time, or slow);
+    ``BUFFERED`` neither, but as soon as its input is closed (within ``PROMPT`` seconds: its reply sat in its
+    stdout buffer); ``SILENT`` never, even then (a bot that does not answer requests). None when the probe
+    cannot tell (no hello, another fault, or the bot cannot start)."""
     with tempfile.TemporaryFile() as stderr:
         try:
             async with _alone(spec, stderr) as process:
-                return await _reply_only_at_eof(process, rules_name, rules, time, seed)
+                return await _first_reply(process, rules_name, rules, time, seed)
         except _CannotStartError:
-            return False
+            return None
 
 
-async def _reply_only_at_eof(
+async def _first_reply(
     process: trio.Process, rules_name: str, rules: Rules, time: TimeControl, seed: int
-) -> bool:
+) -> str | None:
     assert process.stdout is not None
     conversation = Conversation()
     ignored: list[str] = []
     await _send(process, encode(hello_message(f"rookarena {__version__}")))
     hello = await _first_event(process.stdout, conversation, time.startup, ignored)
     if not isinstance(hello, Hello):
-        return False
+        return None
     game = Game(rules, random.Random(seed), first_dealer=0)
     seat = game.to_act
     players = [OPPONENT_NAME if other % 2 != seat % 2 else hello.name for other in range(4)]
@@ -229,12 +234,17 @@ async def _reply_only_at_eof(
     asked = act_message(game, seat, game.legal_actions(), TimeControl.told_ms(time.move), 0, with_view=hello.view)
     request = conversation.request(asked, request_id(seed, seat, 0))
     await _send(process, encode(start) + encode(deal_messages(game)[seat]) + request)
-    if await _first_event(process.stdout, conversation, time.move + PATIENCE, ignored, (Reply, ProtocolFault)):
-        return False  # it answered, or said something else, or exited: whatever it is, not a buffer
+    said = await _first_event(process.stdout, conversation, time.move + PATIENCE, ignored, (Reply, ProtocolFault))
+    if isinstance(said, Reply):
+        return ANSWERED
+    if said is not None:
+        return None  # it said something else, or its output ended: whatever it is, not a buffer
     await _close_input(process)
     closed = clock.perf_counter()
     late = await _first_event(process.stdout, conversation, AFTER_EOF, ignored, (Reply,))
-    return isinstance(late, Reply) and clock.perf_counter() - closed <= PROMPT  # later: a slow bot, not a buffer
+    if not isinstance(late, Reply):
+        return SILENT
+    return BUFFERED if clock.perf_counter() - closed <= PROMPT else ANSWERED  # later: a slow bot, not a buffer
 
 
 def _signal_name(number: int) -> str:

@@ -53,6 +53,10 @@ EXITED_EARLY = (
     "the bot exited with status 0 while the match went on: one process plays every game of a match, so keep "
     "reading after game_over and exit only on 'bye' or end of input"
 )
+EXITED_BEFORE_HELLO = (
+    "the bot exited with status 0 before its hello: read the referee's hello line, answer it with your own "
+    "hello at once, and keep reading stdin until 'bye' or its end"
+)
 READ_ALL = (
     "answer each message as it arrives (read one line, write the reply, flush): a bot that reads all of stdin "
     "before writing waits for an end of input that comes only after 'bye'"
@@ -126,6 +130,7 @@ SECTIONS = {
     REPLIES_BUFFERED: "§2",
     READ_ALL: "§2",
     EXITED_EARLY: "§10",
+    EXITED_BEFORE_HELLO: "§3",
     CRASHED: "§9",
     NEWLINE: "§2",
     SIGNALLED: "§9",
@@ -194,7 +199,7 @@ def _diagnose(
         if detail.startswith("cannot start"):
             return Cause(detail, "check the command: the program, its path and its execute permission")
         if detail.startswith("exited with status 0"):
-            return Cause(detail, EXITED_EARLY)
+            return Cause(detail, EXITED_BEFORE_HELLO if detail.endswith("before saying hello") else EXITED_EARLY)
         if detail.startswith("killed by SIG"):
             return Cause(detail, SIGNALLED)
         if detail.startswith("closed its output"):  # and had not exited half a second later

@@ -34,6 +34,9 @@ PYTHON_ONLY = [
     # Slow, not buffered: what comes late whatever the input does is never called a buffer's.
     ("slowhello", "its hello came, but after the startup time", "§8", "no hello within 3 s: it came 4."),
     ("slowall", "load tables, models and caches before the hello", "§8", "no reply within 0.5 s"),
+    # A bot that never answers was not late on its first decision, nor did it exit during a match.
+    ("noact", "answer every 'act' request", "§8", "no reply within 0.5 s"),
+    ("byefirst", "exited with status 0 before its hello", "§3", "exited with status 0 before saying hello"),
 ]
 C_ONLY = [
     ("crash2", "killed by a signal", "§9", "killed by SIGSEGV"),

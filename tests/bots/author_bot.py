@@ -3,7 +3,8 @@
 ``defendcrash`` raises whenever an opponent wins the auction, ``markup`` wraps each card it plays in
 markup (an illegal reply whose line a page must show escaped), and ``blockread`` reads its input in blocks.
 ``slowhello`` says hello 4 s after the referee's, and ``slowall`` answers every request 3.2 s late: slow,
-flushing as it should, so never a bot whose output sat in a buffer.
+flushing as it should, so never a bot whose output sat in a buffer. ``noact`` says hello and never answers a
+request; ``byefirst`` exits (status 0) on the referee's hello, before its own.
 
 Usage: author_bot.py MODE.
 """
@@ -32,6 +33,8 @@ for line in blocks() if MODE == "blockread" else sys.stdin:
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
+        if MODE == "byefirst":
+            sys.exit(0)
         if MODE == "slowhello":
             time.sleep(4.0)
         if MODE == "hellodebug":
@@ -45,6 +48,8 @@ for line in blocks() if MODE == "blockread" else sys.stdin:
         sys.exit(0)
     elif kind == "bye":
         break
+    elif kind == "act" and MODE == "noact":
+        continue
     elif kind == "act":
         requests, counted = requests + 1, counted + 1
         bids = [text for text in message["legal"] if text.startswith("bid")]
