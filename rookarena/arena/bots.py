@@ -20,8 +20,8 @@ from typing import Any
 import trio
 
 from rookarena import __version__
+from rookarena.arena import isolation, proctree
 from rookarena.arena import process as kernel
-from rookarena.arena import proctree
 from rookarena.arena.process import bot_environment as bot_environment  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import BotSpec as BotSpec  # noqa: PLC0414 (check-bot's name for it)
 from rookarena.arena.specs import Fault, Limits, seconds_text
@@ -375,7 +375,7 @@ class BotProcess:
         assert self.process is not None
         with trio.move_on_after(0.5):
             await self.process.wait()
-        return self.process.returncode
+        return isolation.exit_status(self.process.returncode, self.spec.command)
 
     async def settle(self) -> None:
         """Before a game, for a process kept from the game before: if it has ended meanwhile by a stop signal

@@ -72,6 +72,16 @@ FILTER = seccomp.program()
 FILTER_FORMAT = seccomp.printf_format(FILTER) if FILTER is not None else ""  # (written once, used by every command)
 
 
+def exit_status(code: int | None, command: Sequence[str]) -> int | None:
+    """A bot process's exit status as the referee reads it: a sandbox (bwrap, under its keeper shell) ends
+    with status 128 + N when the bot in it was killed by signal N, which is read back as that signal (-N), as
+    the status of a bot that runs unsandboxed reads."""
+    sandboxed = tuple(command[: len(KEEPER)]) == KEEPER or tuple(command[: len(FILTERED_KEEPER)]) == FILTERED_KEEPER
+    if sandboxed and code is not None and 128 < code <= 128 + 64:
+        return -(code - 128)
+    return code
+
+
 class IsolationError(RookError):
     """Bots cannot be isolated on this machine (no bubblewrap, or no namespaces)."""
 

@@ -4,6 +4,7 @@ five games of six, and ``--fail-on-faults`` failing it at random)."""
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import shutil
@@ -34,3 +35,57 @@ def test_isolated_random_bots_play_without_a_fault(tmp_path: pathlib.Path) -> No
     )
     assert "faults: r1 none; r2 none" in done.stdout, done.stdout + done.stderr
     assert done.returncode in (0, 3), done.stdout + done.stderr
+
+
+DIES = """\
+import json, os, signal, sys
+how = sys.argv[1]
+asked = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "dies", "version": "1", "protocol": "rook/1"}), flush=True)
+    elif message["type"] == "act":
+        asked += 1
+        if asked == 3:
+            if how.isdigit():
+                sys.exit(int(how))
+            os.kill(os.getpid(), getattr(signal, how))
+        print(json.dumps({"id": message["id"], "action": message["legal"][0]}), flush=True)
+    elif message["type"] == "bye":
+        break
+"""
+
+
+@pytest.mark.parametrize("how", ["SIGSEGV", "SIGABRT", "SIGKILL", "3"])
+def test_a_bots_death_reads_the_same_in_its_sandbox(tmp_path: pathlib.Path, how: str) -> None:
+    """bwrap ends with status 128 + N when the bot in it is killed by signal N: the fault says the signal,
+    as it does for a bot without a sandbox (it had read 'exited with status 139' under bwrap)."""
+    bot = tmp_path / "dies.py"
+    bot.write_text(DIES, encoding="utf-8")
+    details = {}
+    for isolation in ("none", "bwrap"):
+        out = tmp_path / isolation
+        done = subprocess.run(
+            [
+                *(sys.executable, "-m", "rookarena", "match", f"{sys.executable} {bot} {how}"),
+                *(f"{sys.executable} -m rookarena.randombot 1", "--name-a", "dies", "--name-b", "r1"),
+                *("--games", "2", "--seed", "5", "--move-time", "1", "--isolation", isolation, "--out", str(out)),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+            env={**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).resolve().parents[2])},
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        faults = [
+            fault
+            for line in (out / "games.jsonl").read_text().splitlines()
+            for fault in json.loads(line)["faults"]
+            if fault["kind"] == "crash"
+        ]
+        assert faults, done.stdout + done.stderr
+        details[isolation] = {fault["detail"] for fault in faults}
+    expected = f"exited with status {how}" if how.isdigit() else f"killed by {how}"
+    assert details["none"] == details["bwrap"] == {expected}, details
