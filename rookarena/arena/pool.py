@@ -71,7 +71,7 @@ async def run(
     cpus = placement(config.pin_cpus, jobs)
 
     async def slot(index: int) -> None:
-        worker = Worker({**head, "cpu": None if cpus is None else cpus[index % len(cpus)]})
+        worker = Worker({**head, "cpu": None if cpus is None else cpus[index % len(cpus)], "worker": index + 1})
         try:
             unit = await work.take()
             while unit is not None:

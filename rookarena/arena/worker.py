@@ -45,7 +45,7 @@ async def main() -> None:
     if head is None:
         return
     spec = json.loads(head)
-    log_to_stderr(int(spec.get("verbose", 0)))
+    log_to_stderr(int(spec.get("verbose", 0)), f"worker {spec.get('worker', '?')}")
     cpu = spec.get("cpu")
     if isinstance(cpu, int):
         try:

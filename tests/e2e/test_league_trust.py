@@ -262,13 +262,16 @@ def test_the_logs_folder_removed_during_a_run(tmp_path: pathlib.Path) -> None:
 
 @pytest.mark.slow
 def test_bot_traffic_is_logged_with_workers(tmp_path: pathlib.Path) -> None:
-    config = write_config(tmp_path / "v.yaml", [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")], games=2)
+    config = write_config(tmp_path / "v.yaml", [*random_bot("a", 1, "m"), *random_bot("b", 2, "m")], games=8)
     result = rookarena("run", str(config), "--out", str(tmp_path / "out"), "--jobs", "2", "-vv", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert " << " in result.stderr and " >> " in result.stderr
     # each traffic line (the workers' too) begins with its time to the millisecond: how long a bot took
     traffic = [line for line in result.stderr.splitlines() if " << " in line or " >> " in line]
-    assert all(re.match(r"\d\d:\d\d:\d\d\.\d{3} DEBUG rookarena\.", line) for line in traffic), traffic[:3]
+    stamp = r"\d\d:\d\d:\d\d\.\d{3} \[worker (\d)\] DEBUG rookarena\."
+    assert all(re.match(stamp, line) for line in traffic), traffic[:3]
+    # and the worker that logged it: two workers' bots carry the same labels (name#slot)
+    assert {re.match(stamp, line)[1] for line in traffic} == {"1", "2"}  # type: ignore[index]
 
 
 def _worker_pids() -> list[int]:
