@@ -107,6 +107,9 @@ class ScriptedSeat:
         self._take(data)
         return None
 
+    def take_unasked(self) -> Fault | None:
+        return None  # a script writes only its replies
+
     async def ask(
         self, request: Callable[[int], bytes], request_id: int, timeout: float, before: bytes = b""
     ) -> tuple[Reply | Fault, float]:

@@ -195,6 +195,19 @@ class BotProcess:
         finally:
             self.conversation.abandon()
 
+    def take_unasked(self) -> Fault | None:
+        """What the bot wrote since its last reply, judged now (at a game's end: its own game's doing): the
+        lines read with the reply but not yet judged, then what waits in the pipe."""
+        if self.fault is not None or self.process is None:
+            return None
+        while self._pending and not isinstance(self._pending[0], Reply):
+            event = self._pending.popleft()
+            if isinstance(event, ProtocolFault):
+                return self._fail(Fault(event.kind, event.detail, event.line))
+            if isinstance(event, Ignored) and (flood := self._ignore(event)):
+                return flood
+        return self._take_early()
+
     def _take_early(self) -> Fault | None:
         """Read what the bot wrote since its last reply, before the next request is sent: those lines are judged
         while no request is open, so a reply is only ever matched with the request that was outstanding when

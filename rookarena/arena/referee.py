@@ -105,6 +105,12 @@ class Referee:
             forfeit = exc.seat
             self._post(encode_per_seat([[self._forfeit_message(exc.seat)]] * 4))
             await self._flush()
+        for seat, bot in enumerate(self.bots):
+            # What a bot wrote in this game after its last reply is this game's doing, charged here (the result
+            # stands), not in its next game, whose first request would read it: a line that is not JSON, written
+            # by both of a team's processes at once, had forfeited two games.
+            if not self.replaced[seat] and (fault := bot.take_unasked()) is not None:
+                self.faults.append(self._entry(seat, fault))
         return self._record(forfeit)
 
     def _forfeit_message(self, seat: int) -> dict[str, Any]:
@@ -221,6 +227,19 @@ class Referee:
 
     def _fault(self, seat: int, fault: Fault, legal: Sequence[Action] | None = None) -> None:
         bot = self.bots[seat]
+        entry = self._entry(seat, fault, legal)
+        self.faults.append(entry)
+        if self.policy is FaultPolicy.FORFEIT:
+            raise _ForfeitError(seat)
+        if not bot.alive:
+            self.replaced[seat] = True
+        elif self.late[seat] >= TIMEOUTS_IN_A_ROW:  # hung or stopped: asking on would cost a move time a turn
+            self.replaced[seat] = True
+            entry["detail"] += f" ({TIMEOUTS_IN_A_ROW} in a row: the referee plays for this seat to the game's end)"
+
+    def _entry(self, seat: int, fault: Fault, legal: Sequence[Action] | None = None) -> dict[str, Any]:
+        """The record's entry for a fault of ``seat``'s bot, where the game is now."""
+        bot = self.bots[seat]
         entry: dict[str, Any] = {
             "seat": seat,
             "bot": bot.spec.name,
@@ -233,14 +252,7 @@ class Referee:
             entry.update(position.fault_position(self.game, legal))
         if fault.kind is FaultKind.CRASH and (error := errorline.quote(bot.stderr_tail)):
             entry["error"] = error  # the record's only: what a bot printed may name its cards
-        self.faults.append(entry)
-        if self.policy is FaultPolicy.FORFEIT:
-            raise _ForfeitError(seat)
-        if not bot.alive:
-            self.replaced[seat] = True
-        elif self.late[seat] >= TIMEOUTS_IN_A_ROW:  # hung or stopped: asking on would cost a move time a turn
-            self.replaced[seat] = True
-            entry["detail"] += f" ({TIMEOUTS_IN_A_ROW} in a row: the referee plays for this seat to the game's end)"
+        return entry
 
     def _post(self, news: News) -> None:
         """Queue each seat's encoded news; it goes with the seat's next request, or at the end of the game.

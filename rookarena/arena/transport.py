@@ -49,3 +49,8 @@ class Seat(Protocol):
     async def send_raw(self, data: bytes, timeout: float) -> Fault | None:
         """Write encoded lines; a bot that does not read them within ``timeout`` is at fault."""
         ...
+
+    def take_unasked(self) -> Fault | None:
+        """Judge what it wrote since its last reply, unasked (no request is open), without waiting: the fault
+        it makes (a line that is not JSON, a flood), or None."""
+        ...
