@@ -86,18 +86,23 @@ class IsolationError(RookError):
     """Bots cannot be isolated on this machine (no bubblewrap, or no namespaces)."""
 
 
+NOT_A_FILE = ("-m", "-c", "-e", "--eval", "-r", "--require")  # options after which a word names a module or code
+
+
 def program_path(spec: BotSpec) -> tuple[int, pathlib.Path] | None:
     """Which word of a bot's command names the file it runs, and that file as an absolute path: the script
-    for an interpreter, else the program when it is named by a path; None for a program found on PATH (or a
-    module run with ``-m``)."""
+    for an interpreter (after its options: ``python3 -u bot.py``), else the program when it is named by a
+    path, after any prefix the command has (a ``sandbox:``'s, such as ``setpriv --no-new-privs``); None for
+    a program found on PATH or a module run with ``-m``."""
     where = pathlib.Path(spec.cwd) if spec.cwd else pathlib.Path.cwd()
-    words = spec.command
-    if pathlib.Path(words[0]).name.rstrip("0123456789.") in INTERPRETERS and len(words) > 1:
-        if not words[1].startswith("-") and (where / words[1]).is_file():
-            return 1, (where / words[1]).resolve()
-        return None
-    if "/" in words[0]:
-        return 0, (where / words[0]).resolve()
+    for index, word in enumerate(spec.command):
+        if word in NOT_A_FILE:
+            return None
+        if word.startswith("-") or pathlib.Path(word).name.rstrip("0123456789.") in INTERPRETERS:
+            continue
+        path = where / word
+        if (index > 0 or "/" in word) and path.is_file() and not _under_system(path.resolve().parent):
+            return index, path.resolve()
     return None
 
 
@@ -110,12 +115,19 @@ def own_directory(spec: BotSpec) -> pathlib.Path | None:
 
 
 def _interpreter_dirs(spec: BotSpec) -> list[pathlib.Path]:
-    """Directories outside the system's that the bot's first program needs: a virtual environment (and
-    the Python it was made from), and this package for ``-m rookarena...`` in an editable install."""
-    first = spec.command[0]
-    found = str(pathlib.Path(spec.cwd or ".") / first) if "/" in first else shutil.which(first)
+    """Directories outside the system's that the programs the bot's command starts need (a prefix's, an
+    interpreter's, a program found on the bot's own PATH): a virtual environment (and the Python it was made
+    from), and this package for ``-m rookarena...`` in an editable install."""
+    program = program_path(spec)
+    words = spec.command[: program[0]] if program is not None else spec.command
+    search = spec.env.get("PATH", os.environ.get("PATH", os.defpath))
     out: list[pathlib.Path] = []
-    if found is not None:
+    for word in words:
+        if word.startswith("-"):
+            continue
+        found = str(pathlib.Path(spec.cwd or ".") / word) if "/" in word else shutil.which(word, path=search)
+        if found is None:
+            continue
         directory = pathlib.Path(os.path.abspath(found)).parent
         if directory.name == "bin" and (directory.parent / "pyvenv.cfg").is_file():
             out.append(directory.parent)
@@ -129,7 +141,7 @@ def _interpreter_dirs(spec: BotSpec) -> list[pathlib.Path]:
         if not _under_system(real):
             out.append(real)
     out.append(PACKAGE_DIR)
-    return [path for path in out if not _under_system(path)]
+    return [path for path in dict.fromkeys(out) if not _under_system(path)]
 
 
 def _under_system(path: pathlib.Path) -> bool:
