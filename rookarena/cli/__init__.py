@@ -18,9 +18,10 @@ STOPPED = b"stopped: interrupted (Ctrl-C)\n"
 
 
 def _interrupted_early(signum: int, frame: FrameType | None) -> None:
-    """Ctrl-C while the program is still loading: the line a command prints when stopped, no traceback."""
+    """Ctrl-C (or SIGTERM, SIGHUP) while the program is still loading: the line a command prints when
+    stopped, no traceback, and 130, not the signal's own status."""
     with contextlib.suppress(OSError):
-        os.write(2, STOPPED)
+        os.write(2, STOPPED if signum == signal.SIGINT else f"stopped: {signal.Signals(signum).name}\n".encode())
     raise SystemExit(130)
 
 
@@ -35,6 +36,10 @@ def _run_as_program() -> bool:
 # The commands restore Python's own Ctrl-C (a KeyboardInterrupt) once they are loaded (group._Commands._invoke).
 if _run_as_program() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _interrupted_early)
+if _run_as_program():  # and the other stop signals, unless this process was started ignoring them (nohup)
+    for _signal in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(_signal) == signal.SIG_DFL:
+            signal.signal(_signal, _interrupted_early)
 
 import importlib  # noqa: E402 (after the Ctrl-C of loading is in place)
 from typing import Any  # noqa: E402

@@ -76,10 +76,13 @@ class _Commands(click.Group):
         try:
             if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:  # the Ctrl-C of loading
                 signal.signal(signal.SIGINT, signal.default_int_handler)  # (rookarena.cli): the commands' own next
+            for stop in (signal.SIGTERM, signal.SIGHUP):  # the same for the other stop signals, named
+                if signal.getsignal(stop) not in (signal.SIG_DFL, signal.SIG_IGN, None):
+                    signal.signal(stop, _stop_signal)
             return super().invoke(ctx)
-        except KeyboardInterrupt:  # Ctrl-C before a command set up its own stop (click would say "Aborted!", 1)
+        except KeyboardInterrupt as stop:  # a stop before a command set up its own (click would say "Aborted!", 1)
             with contextlib.suppress(OSError, ValueError):
-                click.echo("stopped: interrupted (Ctrl-C)", err=True)
+                click.echo(f"stopped: {stop.args[0]}" if stop.args else "stopped: interrupted (Ctrl-C)", err=True)
             sys.exit(130)
         except RookError as exc:
             raise click.ClickException(str(exc)) from None
@@ -93,6 +96,11 @@ class _Commands(click.Group):
                 raise
             first = leaves[0]
             raise click.ClickException(_system_error(first) if isinstance(first, OSError) else str(first)) from None
+
+
+def _stop_signal(signum: int, frame: object) -> None:
+    """SIGTERM or SIGHUP before a command set up its own stop: a stop, as Ctrl-C's KeyboardInterrupt is."""
+    raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
 def _open_standard_streams() -> None:
