@@ -19,19 +19,34 @@ pytestmark = [
 ]
 
 
-def test_isolated_random_bots_play_without_a_fault(tmp_path: pathlib.Path) -> None:
-    bot = f"{sys.executable} -m rookarena.randombot"
-    done = subprocess.run(
-        [
-            *(sys.executable, "-m", "rookarena", "match", f"{bot} 1", f"{bot} 2", "--name-a", "r1", "--name-b", "r2"),
-            *("--games", "8", "--seed", "5", "--move-time", "1", "--isolation", "bwrap", "--fail-on-faults"),
-            *("--out", str(tmp_path / "out")),
-        ],
+def match(*args: str) -> subprocess.CompletedProcess[str]:
+    """``rookarena match ARGS`` on seed 5, a second a move, as a real process."""
+    return subprocess.run(
+        [sys.executable, "-m", "rookarena", "match", *args, "--seed", "5", "--move-time", "1"],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
         env={**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).resolve().parents[2])},
+    )
+
+
+def test_isolated_random_bots_play_without_a_fault(tmp_path: pathlib.Path) -> None:
+    bot = f"{sys.executable} -m rookarena.randombot"
+    done = match(
+        f"{bot} 1",
+        f"{bot} 2",
+        "--name-a",
+        "r1",
+        "--name-b",
+        "r2",
+        "--games",
+        "8",
+        "--isolation",
+        "bwrap",
+        "--fail-on-faults",
+        "--out",
+        str(tmp_path / "out"),
     )
     assert "faults: r1 none; r2 none" in done.stdout, done.stdout + done.stderr
     assert done.returncode in (0, 3), done.stdout + done.stderr
@@ -66,17 +81,19 @@ def test_a_bots_death_reads_the_same_in_its_sandbox(tmp_path: pathlib.Path, how:
     details = {}
     for isolation in ("none", "bwrap"):
         out = tmp_path / isolation
-        done = subprocess.run(
-            [
-                *(sys.executable, "-m", "rookarena", "match", f"{sys.executable} {bot} {how}"),
-                *(f"{sys.executable} -m rookarena.randombot 1", "--name-a", "dies", "--name-b", "r1"),
-                *("--games", "2", "--seed", "5", "--move-time", "1", "--isolation", isolation, "--out", str(out)),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-            env={**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).resolve().parents[2])},
+        done = match(
+            f"{sys.executable} {bot} {how}",
+            f"{sys.executable} -m rookarena.randombot 1",
+            "--name-a",
+            "dies",
+            "--name-b",
+            "r1",
+            "--games",
+            "2",
+            "--isolation",
+            isolation,
+            "--out",
+            str(out),
         )
         assert "Traceback" not in done.stderr, done.stderr
         faults = [
