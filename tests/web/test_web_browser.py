@@ -12,6 +12,7 @@ import os
 import pathlib
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -326,6 +327,17 @@ def test_a_match_and_a_replay_page_draw_without_errors(browser: Any, tmp_path: p
     assert _errors(browser) == []
 
 
+def _settled(driver: Any, script: str, other_than: Any = None, seconds: float = 20.0) -> Any:
+    """What ``script`` returns once it returns something, other than ``other_than`` (a page being drawn,
+    or redrawn after a click, gives nothing or the old rows for a moment), within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = driver.execute_script(script)
+        if (value and value != other_than) or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
 @pytest.mark.parametrize("count", [50, 51, 137])
 def test_a_bots_faults_are_shown_a_page_at_a_time(browser: Any, tmp_path: pathlib.Path, count: int) -> None:
     """Tens of thousands of faults froze the page while it drew them all: each bot's are drawn 50 at a time,
@@ -343,20 +355,21 @@ def test_a_bots_faults_are_shown_a_page_at_a_time(browser: Any, tmp_path: pathli
     _open(browser, directory / "report.html")
     shown = "return [...document.querySelectorAll('#faults-section tr.fault td:first-child')].map(td => td.textContent)"
     wanted = [played[index]["game_id"] for index in faulted]
-    seen = browser.execute_script(shown)
+    seen = _settled(browser, shown)  # a large page may still be drawing when it has loaded
     assert seen == wanted[:50]
     pages = -(-count // 50)
     if pages == 1:
         assert browser.find_elements("id", "faults-0-next") == []
         return
     while len(seen) < count:
+        before = browser.execute_script(shown)
         browser.find_element("id", "faults-0-next").click()
-        seen += browser.execute_script(shown)
+        seen += _settled(browser, shown, other_than=before)
     assert seen == wanted
     assert browser.find_element("id", "faults-0-next").get_attribute("disabled") is not None
     assert f"page {pages} of {pages}" in browser.find_element("id", "faults-0-pager").text
     browser.find_element("id", "faults-0-first").click()
-    assert browser.execute_script(shown) == wanted[:50]
+    assert _settled(browser, shown, other_than=wanted[(pages - 1) * 50 :]) == wanted[:50]
     assert _errors(browser) == []
 
 
