@@ -277,7 +277,38 @@ def _replay(record: Mapping[str, Any]) -> Game:
         if key not in record:
             raise RecordError(f"{key}: missing (the rules give {_short(value)})")
         _compare(record[key], value, key)
+    if record.get("forfeit") is not None:
+        _check_forfeit(record, game)
     return game
+
+
+def _check_forfeit(record: Mapping[str, Any], game: Game) -> None:
+    """A forfeit as the referee writes it: of a game stopped before its end, by a fault of the forfeiting
+    seat that ``faults`` holds, on that seat's team, and the game given to the other team."""
+    forfeit = record["forfeit"]
+    found = forfeit.get("seat") if isinstance(forfeit, dict) else None
+    if not isinstance(found, int) or isinstance(found, bool) or found not in range(SEATS):
+        raise RecordError(f"forfeit: {_short(forfeit)}: expected {{'seat', 'team', 'kind'}} with a seat 0 to 3")
+    seat = found
+    assert isinstance(forfeit, dict)
+    team = forfeit.get("team")
+    if team != seat % 2 or not _is_int(team):
+        raise RecordError(f"forfeit.team: the record says {_short(team)}, seat {seat} plays for team {seat % 2}")
+    if game.is_over:
+        raise RecordError("forfeit: the game was played to its end")
+    result = record.get("result")
+    winner = result.get("winner") if isinstance(result, dict) else None
+    if winner != 1 - team:
+        raise RecordError(
+            f"result.winner: the record says {_short(winner)}, the forfeit of seat {seat} gives the game to team "
+            f"{1 - team}"
+        )
+    faults = record.get("faults")
+    kind = forfeit.get("kind")
+    if not isinstance(faults, list) or not any(
+        isinstance(fault, dict) and fault.get("seat") == seat and fault.get("kind") == kind for fault in faults
+    ):
+        raise RecordError(f"forfeit: no {_short(kind)} fault of seat {seat} among the record's faults")
 
 
 def _compare(recorded: Any, expected: Any, where: str) -> None:

@@ -329,6 +329,9 @@ def test_a_forfeited_game_is_replayed_to_its_last_hand_then_ends_as_it_did(
     reason = "forfeit: seat 1 (rnd) crash: exited with status 1"
     record["result"] = {"winner": 0, "scores": record["hands"][-1]["scores"], "hands": 2, "reason": reason}
     record["forfeit"] = {"seat": 1, "team": 1, "kind": "crash"}
+    record["faults"] = [
+        {"seat": 1, "bot": "rnd", "kind": "crash", "detail": "exited with status 1", "line": "", "hand": 3}
+    ]
     steps = list(transcript.script(record, [0, 2], "g"))
     decisions = [s for s in steps if isinstance(s, Decision)]
     assert {d.hand for d in decisions} == {1, 2}

@@ -328,6 +328,8 @@ def _forfeit(record: Record, hands: int) -> None:
     scores = record["hands"][-1]["scores"] if hands else [0, 0]
     record["result"] = {"winner": 0, "scores": scores, "hands": hands, "reason": "forfeit: seat 1 (x) timeout: 1s"}
     record["forfeit"] = {"seat": 1, "team": 1, "kind": "timeout"}
+    fault = {"seat": 1, "bot": "x", "kind": "timeout", "detail": "no reply within 1 s", "line": "", "hand": hands + 1}
+    record["faults"] = [fault]
 
 
 @pytest.mark.parametrize("hands", [0, 1, 5])
@@ -337,7 +339,8 @@ def test_a_game_stopped_early_replays_to_a_game_not_over(hands: int) -> None:
     assert schema_errors(record) == []
     game = records.replay(record)
     assert not game.is_over and len(game.history) == hands
-    record["result"] = None
+    record["result"] = None  # stopped, and no decision made (so no forfeit either)
+    del record["forfeit"]
     assert schema_errors(record) == []
     assert not records.replay(record).is_over
 
@@ -356,6 +359,41 @@ def test_the_result_of_a_game_stopped_early_is_checked(field: str, value: Any, m
     _forfeit(record, 5)
     record["result"][field] = value
     with pytest.raises(RecordError, match=message):
+        records.replay(record)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_forfeit_edited_by_hand_is_refused(seed: int) -> None:
+    """A forfeit's winner flipped, its team or seat changed, or its fault removed or changed: each is refused
+    naming the field (they had been shown, the faulting team named the winner)."""
+    rng = random.Random(seed)
+    record = fault_games.forfeited("tournament", seed, rng.randrange(5, 90))
+    if "forfeit" not in record:
+        return  # the game ended before the fault
+    records.replay(record)  # as the referee writes it
+    seat, team = record["forfeit"]["seat"], record["forfeit"]["team"]
+    edits: list[tuple[Callable[[Record], None], str]] = [
+        (lambda r: r["result"].update(winner=team), r"^result\.winner: "),
+        (lambda r: r["result"].update(winner=None), r"^result\.winner: "),
+        (lambda r: r["forfeit"].update(team=1 - team), r"^forfeit\.team: "),
+        (lambda r: r["forfeit"].update(seat=(seat + 2) % 4), r'^forfeit: no "crash" fault of seat'),
+        (lambda r: r["forfeit"].update(seat=(seat + 1) % 4), r"^forfeit\.team: "),
+        (lambda r: r["forfeit"].update(kind="timeout"), r'^forfeit: no "timeout" fault'),
+        (lambda r: r.update(faults=[]), r'^forfeit: no "crash" fault'),
+        (lambda r: r.update(forfeit={"seat": 7}), r"^forfeit: "),
+    ]
+    change, message = edits[rng.randrange(len(edits))]
+    edited = copy.deepcopy(record)
+    change(edited)
+    with pytest.raises(RecordError, match=message):
+        records.replay(edited)
+
+
+def test_a_forfeit_of_a_game_played_to_its_end_is_refused() -> None:
+    record = game_record("tournament", 7)
+    record["forfeit"] = {"seat": 1, "team": 1, "kind": "crash"}
+    record["faults"] = [{"seat": 1, "bot": "x", "kind": "crash", "detail": "exited", "line": "", "hand": 1}]
+    with pytest.raises(RecordError, match=r"^forfeit: the game was played to its end"):
         records.replay(record)
 
 
