@@ -112,7 +112,7 @@ def text(summary: Summary) -> str:
     lines = [
         f"NEW {summary.new!r}{hello} against OLD {summary.old!r}: {summary.games} games, {total.decisions} decisions",
         "",
-        f"{'decision':<10}{'asked':>8}{'differ':>8}{'faults':>8}{'skipped':>9}",
+        f"{'decision':<10}{'total':>8}{'differ':>8}{'faults':>8}{'skipped':>9}",
     ]
     lines += [f"{c.kind:<10}{c.decisions:>8}{c.differ:>8}{c.faults:>8}{c.skipped:>9}" for c in summary.counts]
     lines.append("")
@@ -122,7 +122,7 @@ def text(summary: Summary) -> str:
         lines.append(f"{len(summary.differences)} different decisions:")
     for answer in summary.differences:
         d = answer.decision
-        mark = " (OLD's action may be the referee's, after a fault)" if d.suspect else ""
+        mark = " (OLD's action is the referee's, after a fault)" if d.suspect else ""
         old, new = f"{d.old!r}{_said(d.old_comment)}", f"{answer.action!r}{_said(answer.comment)}"
         lines.append(f"{where(d)}: OLD {old}, NEW {new}{mark}")
         lines.append(f"    {view_text(d)}")
@@ -140,8 +140,8 @@ def text(summary: Summary) -> str:
         notes.append(f"NEW was started again {summary.restarts} times after a fault")
     if summary.suspect:
         notes.append(
-            f"{summary.suspect} decisions came after a fault of OLD's in their game: the recorded action may be "
-            "the one the referee played in OLD's place"
+            f"{summary.suspect} decisions were played by the referee in OLD's place, after a fault of OLD's: the "
+            "recorded action is not OLD's own"
         )
     if notes:
         lines += ["", *notes]

@@ -178,6 +178,7 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
         game = Game(rules, first_dealer=first_dealer, deals=_deals(history, rules))
     wanted = frozenset(seats)
     faulted = _first_faults(record)
+    times = _decision_times(record)
     numbers = [0] * 4  # each seat's decisions so far: the number its request's id is drawn for
     id_seed = seed if isinstance(seed, int) else 0
     for seat, lines in enumerate(encode_per_seat(_start(record, rules, game, gid))):
@@ -192,7 +193,13 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
             legal = game.legal_actions()
             if seat in wanted:
                 stamp = request_id(id_seed, seat, numbers[seat])
-                decision = _decision(game, gid, seat, legal, action, step, faulted.get(seat), stamp)
+                first = faulted.get(seat)
+                suspect = (
+                    _played_by_referee(times, seat, numbers[seat])
+                    if times is not None
+                    else first is not None and first <= game.hand_number
+                )
+                decision = _decision(game, gid, seat, legal, action, step, suspect, stamp)
                 comment = said.get((hand.number, number, seat))
                 yield decision if comment is None else dataclasses.replace(decision, old_comment=comment)
             numbers[seat] += 1
@@ -243,7 +250,7 @@ def _decision(
     legal: Sequence[Action],
     action: Action,
     step: int,
-    faulted_in: int | None,
+    suspect: bool,
     stamp: int,
 ) -> Decision:
     phase = game.phase
@@ -265,7 +272,7 @@ def _decision(
         view=view_json(view(game, seat)),
         old=str(action),
         step=step,
-        suspect=faulted_in is not None and faulted_in <= game.hand_number,
+        suspect=suspect,
         request_id=stamp,
     )
 
@@ -279,6 +286,20 @@ def _comments(record: Mapping[str, Any]) -> dict[tuple[int, int, int], str]:
             if all(isinstance(part, int) for part in key):
                 out[key] = c["text"]  # type: ignore[index]
     return out
+
+
+def _decision_times(record: Mapping[str, Any]) -> list[list[Any]] | None:
+    """The record's ``decision_ms`` (each seat's decisions, null where the referee played for it), or None
+    for a record without it (written before it existed)."""
+    times = record.get("decision_ms")
+    if isinstance(times, list) and len(times) == 4 and all(isinstance(seat, list) for seat in times):
+        return times
+    return None
+
+
+def _played_by_referee(times: list[list[Any]], seat: int, number: int) -> bool:
+    """Whether the seat's decision ``number`` (from 0) was played by the referee in the bot's place."""
+    return number < len(times[seat]) and times[seat][number] is None
 
 
 def _first_faults(record: Mapping[str, Any]) -> dict[int, int]:

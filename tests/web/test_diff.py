@@ -266,7 +266,7 @@ def test_the_command_prints_counts_and_differences_and_writes_a_page(
     lines = result.output.splitlines()
     assert lines[0].startswith(f"NEW {variant('lowest-lead')!r} (variant lowest-lead) against OLD 'old': {GAMES} games")
     table = {line.split()[0]: line.split()[1:] for line in lines[2:9]}
-    assert table["decision"] == ["asked", "differ", "faults", "skipped"]
+    assert table["decision"] == ["total", "differ", "faults", "skipped"]
     assert table["bid"][1] == table["discard"][1] == table["trump"][1] == table["follow"][1] == "0"
     assert int(table["lead"][1]) == int(table["total"][1]) > 0
     differences = [line for line in lines if line.startswith("game ") and "(lead): OLD 'play " in line]
@@ -394,7 +394,7 @@ def test_the_text_lists_each_difference_with_the_view() -> None:
     assert "hand R5 G9 ROOK; bid 85 by seat 2; trump G; trick 1:Y9; counters 10 to 25; scores 120 to -80" in text
     assert "game g-1 hand 3 trick 4 seat 0 (follow): OLD 'play R5', NEW crash: exited with status 3" in text
     assert "game g-1 seat 0: 1 decisions: NEW faulted earlier in this game (crash)" in text
-    assert "2 decisions came after a fault of OLD's" in text
+    assert "2 decisions were played by the referee in OLD's place" in text
     data = diff_page.page_data(summary, {"g-1": {"game_id": "g-1"}})
     assert data["diff"]["differences"][0]["step"] == 40 and data["diff"]["differences"][0]["embedded"]
     assert list(data["records"]) == ["g-1"]

@@ -37,12 +37,12 @@
     ["not asked", String(total.skipped)],
   ].map(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
   const counts = el("table", { id: "diff-counts", class: "diff-counts" },
-    el("thead", {}, el("tr", {}, ["decision", "asked", "differ", "faults", "skipped"].map((h) => el("th", {}, h)))),
+    el("thead", {}, el("tr", {}, ["decision", "total", "differ", "faults", "skipped"].map((h) => el("th", {}, h)))),
     el("tbody", {}, d.counts.map((c) => el("tr", { "data-kind": c.kind }, el("th", {}, c.kind),
       el("td", { class: "num" }, c.decisions), el("td", { class: "num" }, c.differ), el("td", { class: "num" }, c.faults), el("td", { class: "num" }, c.skipped)))));
   const notes = [];
   if (d.restarts) notes.push(el("p", { class: "help" }, `NEW was started again ${d.restarts} times after a fault.`));
-  if (d.suspect) notes.push(el("p", { class: "help" }, `${d.suspect} decisions came after a fault of OLD's in their game (greyed): the recorded action may be the one the referee played in OLD's place.`));
+  if (d.suspect) notes.push(el("p", { class: "help" }, `${d.suspect} decisions were played by the referee in OLD's place, after a fault of OLD's (greyed): the recorded action is not OLD's own.`));
   const summary = el("section", { id: "diff-section" }, el("h2", {}, "Decision diff"),
     el("p", { class: "help" }, "NEW was sent exactly the lines OLD's seat was sent, and asked each of OLD's decisions. The game always follows OLD's choices: a different answer shows where NEW departs from OLD, not where its own choice would have led, nor whether it is better."),
     facts, counts, notes);
