@@ -24,6 +24,7 @@ from rookarena.engine.actions import Action, discard, play, trump
 from rookarena.engine.game import Deal, Game, HandResult, Phase, deal_cards
 from rookarena.engine.rules import NestOrder, Rules
 from rookarena.engine.views import view
+from rookarena.wire import position as in_progress
 from rookarena.wire import records
 from rookarena.wire.conversation import encode, request_id
 from rookarena.wire.messages import (
@@ -120,9 +121,15 @@ def seats_of(record: Mapping[str, Any], name: str) -> list[int]:
 
 
 def playable(record: Mapping[str, Any]) -> bool:
-    """Whether the game was played with its bots at all: a game forfeited before it started (a bot that
-    was withdrawn, or never started) has nothing to ask again."""
-    return "bots" in record and not (record.get("forfeit") and not record.get("hands"))
+    """Whether the game was played with its bots at all: a game forfeited before any action (a bot that
+    was withdrawn, or never started, or faulted at the first request) has nothing to ask again; one
+    forfeited during its first hand has the decisions of its ``unfinished`` hand."""
+    if "bots" not in record:
+        return False
+    if not record.get("forfeit") or record.get("hands"):
+        return True
+    unfinished = record.get("unfinished")
+    return isinstance(unfinished, Mapping) and bool(unfinished.get("auction"))
 
 
 # The faults after which the referee's process of a bot is gone (it is started again for its next game);
@@ -186,9 +193,13 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
             yield News(seat, lines)
     base = 0  # the replay viewer's step for each hand's deal (then one per action, then the score)
     said = _comments(record)
-    for hand in history:
+    hands: list[tuple[int, list[Action]]] = [(hand.number, _actions(hand, rules)) for hand in history]
+    unfinished = record.get("unfinished")
+    if unfinished is not None and seed is not None:  # the hand a forfeit stopped: its decisions were asked too
+        hands.append((len(history) + 1, [action for _, action in in_progress.actions(unfinished, rules)]))
+    for hand_number, actions in hands:
         step = base
-        for number, action in enumerate(_actions(hand, rules)):
+        for number, action in enumerate(actions):
             seat = game.to_act
             legal = game.legal_actions()
             if seat in wanted:
@@ -200,7 +211,7 @@ def script(record: Mapping[str, Any], seats: Collection[int], gid: str | None = 
                     else first is not None and first <= game.hand_number
                 )
                 decision = _decision(game, gid, seat, legal, action, step, suspect, stamp)
-                comment = said.get((hand.number, number, seat))
+                comment = said.get((hand_number, number, seat))
                 yield decision if comment is None else dataclasses.replace(decision, old_comment=comment)
             numbers[seat] += 1
             hands_before, tricks_before, phase_before = len(game.history), len(game.tricks), game.phase
