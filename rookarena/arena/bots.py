@@ -200,13 +200,18 @@ class BotProcess:
         lines read with the reply but not yet judged, then what waits in the pipe."""
         if self.fault is not None or self.process is None:
             return None
-        while self._pending and not isinstance(self._pending[0], Reply):
-            event = self._pending.popleft()
-            if isinstance(event, ProtocolFault):
-                return self._fail(Fault(event.kind, event.detail, event.line))
-            if isinstance(event, Ignored) and (flood := self._ignore(event)):
-                return flood
+        while self._pending and isinstance(event := self._pending[0], (Ignored, ProtocolFault)):
+            self._pending.popleft()
+            if (fault := self._judge(event)) is not None:
+                return fault
         return self._take_early()
+
+    def _judge(self, event: Ignored | ProtocolFault) -> Fault | None:
+        """A line no request takes: an ignored one is logged (past ``IGNORED_MAX`` the bot is stopped), one
+        that breaks the protocol is the bot's fault."""
+        if isinstance(event, ProtocolFault):
+            return self._fail(Fault(event.kind, event.detail, event.line))
+        return self._ignore(event)
 
     def _take_early(self) -> Fault | None:
         """Read what the bot wrote since its last reply, before the next request is sent: those lines are judged
@@ -224,11 +229,9 @@ class BotProcess:
                 return None  # end of output: the next read reports it, with the exit status
             if flood := self._flooded(data):
                 return flood
-            for event in self.conversation.receive_data(data):
-                if isinstance(event, Ignored) and (flood := self._ignore(event)):
-                    return flood
-                if isinstance(event, ProtocolFault):  # a reply is never taken while no request is open
-                    return self._fail(Fault(event.kind, event.detail, event.line))
+            for event in self.conversation.receive_data(data):  # a reply is never taken while no request is open
+                if isinstance(event, (Ignored, ProtocolFault)) and (fault := self._judge(event)) is not None:
+                    return fault
         return None
 
     def _flooded(self, data: bytes) -> Fault | None:
@@ -268,17 +271,15 @@ class BotProcess:
         fd = self._stdout_fd
         deadline = started + timeout
         now = empty_at = time.perf_counter()  # empty_at: when the pipe was last seen empty
-        self._arrived = now
         last_look = False
         while True:
             while pending:
                 event = pending.popleft()
-                if isinstance(event, Ignored):
-                    if flood := self._ignore(event):
-                        return flood
+                if isinstance(event, (Ignored, ProtocolFault)):
+                    if (fault := self._judge(event)) is not None:
+                        return fault
                     continue
-                if isinstance(event, ProtocolFault):
-                    return self._fail(Fault(event.kind, event.detail, event.line))
+                self._arrived = min(now, empty_at + LOOK_EVERY + LATE)  # now: when its line was read
                 if self._debug:
                     log.debug("%s >> %s", self.label, getattr(event, "line", event))
                 self._quick = now - started < QUICK_WAIT
@@ -315,7 +316,6 @@ class BotProcess:
             elif time.perf_counter() - self._yielded > YIELD_EVERY:
                 self._yielded = time.perf_counter()
                 await trio.lowlevel.checkpoint()
-            self._arrived = min(time.perf_counter(), empty_at + LOOK_EVERY + LATE)
             try:
                 data = os.read(fd, READ_CHUNK)
             except BlockingIOError:  # pragma: no cover - readiness without data

@@ -346,9 +346,9 @@ def unfinished_runs(held: Mapping[pathlib.Path, int]) -> list[str]:
     said = []
     for path, count in held.items():
         meta_path = path.parent / PLAN_FILE
-        planned = _read_meta(meta_path).get(PLANNED) if meta_path.exists() else None
+        meta = _read_meta(meta_path) if meta_path.exists() else {}
+        planned, shard = meta.get(PLANNED), meta.get("shard")
         if isinstance(planned, int) and not isinstance(planned, bool) and count < planned:
-            shard = _read_meta(meta_path).get("shard")
             what = f"{path.parent} (shard {shard})" if isinstance(shard, str) else str(path.parent)
             said.append(
                 f"{what} holds {count} of the {planned} games its run planned: it did not finish "

@@ -270,6 +270,13 @@ NEIGHBOURS_NOTE = (
 )
 
 
+def adjacent(pairs: Sequence[HeadToHead], order: Sequence[str]) -> list[tuple[str, str, HeadToHead | None]]:
+    """Each entry of ``order`` (the standings') and the next, with their head-to-head from ``pairs`` (those of
+    :func:`rookarena.results.standings.neighbours`), or None for two that never met."""
+    met = {frozenset((p.a, p.b)): p for p in pairs}
+    return [(a, b, met.get(frozenset((a, b)))) for a, b in itertools.pairwise(order)]
+
+
 def pair_difference(pair: HeadToHead) -> tuple[str, float, float, float]:
     """The difference a neighbours table shows for ``pair``: ("dup", mean, lo, hi) of its deal pairs when
     it has two or more, else ("elo", difference, lo, hi)."""
@@ -309,10 +316,7 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
     def rank(name: str) -> str:
         return f"{ranks[name]}=" if ranks[name] in shared else str(ranks[name])
 
-    met = {frozenset((p.a, p.b)): p for p in pairs}
-
-    def figures(a: str, b: str) -> list[object]:
-        p = met.get(frozenset((a, b)))
+    def figures(p: HeadToHead | None) -> list[object]:
         if p is None:  # next to each other in the table without a game together (a gauntlet's, say)
             return [0, "-", "-", "-", "never met"]
         return [p.games, f"{100 * p.win_rate.estimate:.1f}", _dup_text(p), _elo_text(p), "yes" if apart(p) else "no"]
@@ -327,14 +331,14 @@ def neighbours_text(pairs: Sequence[HeadToHead], ranks: dict[str, int], fmt: str
                         f"{rank(a)}-{rank(b)}",
                         _shorten(printable(a), limit),
                         _shorten(printable(b), limit),
-                        *figures(a, b),
+                        *figures(p),
                     ],
                     keep,
                     strict=True,
                 )
                 if kept
             ]
-            for a, b in itertools.pairwise(ranks)
+            for a, b, p in adjacent(pairs, list(ranks))
         ]
         heads = [head for head, kept in zip(headers, keep, strict=True) if kept]
         return tabulate(rows, headers=heads, tablefmt=fmt)

@@ -14,7 +14,6 @@ partners); the page says how many it left out.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -259,10 +258,9 @@ def neighbours(played: Sequence[Record | store.GameResult], rows: Sequence[stand
     that never met has its games (0) and no figures."""
     ranks = {row.name: row.rank for row in rows}
     order = [row.name for row in rows]
-    met = {(pair.a, pair.b): pair for pair in standings.neighbours(played, order)}
+    pairs = standings.neighbours(played, order)
     out: list[dict[str, Any]] = []
-    for a, b in itertools.pairwise(order) if met else ():
-        pair = met.get((a, b))
+    for a, b, pair in tables.adjacent(pairs, order) if pairs else ():
         if pair is None:  # next to each other without a game together: said, not left out
             out.append({"ranks": [ranks[a], ranks[b]], "higher": a, "lower": b, "games": 0, "apart": False})
             continue
