@@ -30,9 +30,11 @@ NOISY = textwrap.dedent(
             first_game = message["game"].endswith("-0001")
         elif kind == "act":
             asked += 1
-            print(json.dumps({"id": message["id"], "action": message["legal"][0]}), flush=True)
-            if first_game and asked == after:
-                print("thinking about it...", flush=True)  # unasked, and not JSON
+            reply = json.dumps({"id": message["id"], "action": message["legal"][0]}) + "\\n"
+            if first_game and asked == after:  # unasked, and not JSON: written with the reply, in one write,
+                reply += "thinking about it...\\n"  # so that it is in the pipe however soon the game ends
+            sys.stdout.write(reply)
+            sys.stdout.flush()
         elif kind == "bye":
             break
     """
