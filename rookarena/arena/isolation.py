@@ -22,6 +22,7 @@ import os
 import pathlib
 import re
 import shutil
+import site
 import subprocess
 from collections.abc import Iterable, Sequence
 
@@ -114,34 +115,79 @@ def own_directory(spec: BotSpec) -> pathlib.Path | None:
     return program[1].parent if program is not None else None
 
 
-def _interpreter_dirs(spec: BotSpec) -> list[pathlib.Path]:
-    """Directories outside the system's that the programs the bot's command starts need (a prefix's, an
-    interpreter's, a program found on the bot's own PATH): a virtual environment (and the Python it was made
-    from), and this package for ``-m rookarena...`` in an editable install."""
+def executables(spec: BotSpec) -> list[pathlib.Path]:
+    """Every file the bot's command runs as a program, as found and with its links resolved: a prefix's and an
+    interpreter's programs, the bot's program when it is named by a path (on the bot's own PATH otherwise),
+    and the interpreter that a script's first line (``#!``) names, through ``env`` too (a virtual
+    environment's script run by its path, ``~/.local/bin/rookarena`` linked into a pipx environment)."""
     program = program_path(spec)
-    words = spec.command[: program[0]] if program is not None else spec.command
+    words = spec.command[: program[0] + 1] if program is not None else spec.command
     search = spec.env.get("PATH", os.environ.get("PATH", os.defpath))
+    where = pathlib.Path(spec.cwd) if spec.cwd else pathlib.Path.cwd()
     out: list[pathlib.Path] = []
-    for word in words:
-        if word.startswith("-"):
+    pending = [word for word in words if not word.startswith("-")]
+    while pending and len(out) < SHEBANG_MOST:
+        word = pending.pop(0)
+        found = str(where / word) if "/" in word else shutil.which(word, path=search)
+        if found is None or not os.path.isfile(found):
             continue
-        found = str(pathlib.Path(spec.cwd or ".") / word) if "/" in word else shutil.which(word, path=search)
-        if found is None:
-            continue
-        directory = pathlib.Path(os.path.abspath(found)).parent
+        path = pathlib.Path(os.path.abspath(found))
+        out += [path, path.resolve()]
+        pending[:0] = _shebang(path)
+    return list(dict.fromkeys(out))
+
+
+SHEBANG_MOST = 16  # the most programs followed from one command (a script's interpreter may be a script too)
+
+
+def _shebang(path: pathlib.Path) -> list[str]:
+    """The program a script's first line names (and, for ``/usr/bin/env``, the one it runs), or none."""
+    try:
+        with open(path, "rb") as file:
+            first = file.readline(4096)
+    except OSError:
+        return []
+    if not first.startswith(b"#!"):
+        return []
+    words = first[2:].decode(errors="replace").split()
+    if not words:
+        return []
+    if pathlib.Path(words[0]).name == "env":
+        return [words[0], *[word for word in words[1:] if not word.startswith("-") and "=" not in word][:1]]
+    return words[:1]
+
+
+def _interpreter_dirs(spec: BotSpec) -> list[pathlib.Path]:
+    """Directories outside the system's that the programs the bot's command starts need: those programs'
+    own directories, and for each in a virtual environment's ``bin`` that environment (and the Python it was
+    made from); the site directories of the Python running the referee (its environment's, the user's), and
+    this package, for the built-in bots (``rookarena bot``, ``-m rookarena...``) however it is installed."""
+    program = program_path(spec)
+    out: list[pathlib.Path] = []
+    for found in executables(spec):
+        directory = found.parent
         if directory.name == "bin" and (directory.parent / "pyvenv.cfg").is_file():
             out.append(directory.parent)
             for line in (directory.parent / "pyvenv.cfg").read_text(errors="replace").splitlines():
                 key, _, value = line.partition("=")
                 if key.strip() == "home" and value.strip():
                     out.append(pathlib.Path(value.strip()).resolve().parent)
-        elif not _under_system(directory):
+        elif program is None or found.resolve() != program[1]:  # (the program's directory is bound as the bot's)
             out.append(directory)
-        real = pathlib.Path(found).resolve().parent
-        if not _under_system(real):
-            out.append(real)
+    out += [pathlib.Path(path) for path in SITE_DIRS]
     out.append(PACKAGE_DIR)
     return [path for path in dict.fromkeys(out) if not _under_system(path)]
+
+
+def _site_dirs() -> list[str]:
+    """The directories the Python running the referee imports installed packages from."""
+    found = list(site.getsitepackages()) if hasattr(site, "getsitepackages") else []
+    if site.ENABLE_USER_SITE:
+        found.append(site.getusersitepackages())
+    return [path for path in found if os.path.isdir(path)]
+
+
+SITE_DIRS = _site_dirs()
 
 
 def _under_system(path: pathlib.Path) -> bool:
@@ -159,7 +205,9 @@ def _sight(spec: BotSpec) -> tuple[list[pathlib.Path], list[pathlib.Path]]:
     wanted = [path for path in dict.fromkeys([*_interpreter_dirs(spec), *([own] if own else [])]) if path.is_dir()]
     bound = [path for path in wanted if not any(other in path.parents for other in wanted)]
     program = program_path(spec)
-    return bound, [path for path in (*bound, own, program[1] if program else None) if path is not None]
+    # what it runs too: another bot's program that this one runs as well (the same script) is no secret from it
+    runs = executables(spec)
+    return bound, [path for path in (*bound, own, program[1] if program else None, *runs) if path is not None]
 
 
 def shards_in_sight(config: LeagueConfig, results: pathlib.Path) -> str | None:

@@ -187,10 +187,13 @@ def _spec(command: str, name: str | None, fallback: str, what: str) -> BotSpec:
     return BotSpec(name=name or _bot_name(words) or fallback, command=words)
 
 
-def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> list[BotSpec | None]:
+def _hello_names(
+    specs: list[tuple[BotSpec | None, bool]], startup: float, started: Sequence[BotSpec | None] | None = None
+) -> list[BotSpec | None]:
     """Each spec named by its bot's hello, unless the name was given (PROTOCOL.md §5: the config's or the
     command line's name, else the hello's); name clashes get a suffix. The bots are started once, side by
-    side, for their hello; one that does not complete the handshake stops the command with one line."""
+    side, for their hello (as ``started`` gives them, where given: in their sandboxes); one that does not
+    complete the handshake stops the command with one line."""
     import trio  # noqa: PLC0415
 
     from rookarena.arena import handshake  # noqa: PLC0415 - not imported for run, which needs none of it
@@ -206,7 +209,8 @@ def _hello_names(specs: list[tuple[BotSpec | None, bool]], startup: float) -> li
         async with trio.open_nursery() as nursery:
             for index, (spec, given) in enumerate(specs):
                 if spec is not None and not given:
-                    nursery.start_soon(ask, index, spec)
+                    run = started[index] if started is not None else spec
+                    nursery.start_soon(ask, index, run if run is not None else spec)
 
     run_until_stopped(ask_all, what="the bots were asked their names")
     named: list[BotSpec | None] = []

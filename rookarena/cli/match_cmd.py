@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import pathlib
 import secrets
 from collections.abc import Callable, Sequence
@@ -16,11 +15,9 @@ from rookarena.cli.common import (
     FAULT_POLICIES,
     ISOLATIONS,
     WIDE_HELP,
-    _hello_names,
     _logging,
     _name_option,
     _never_started,
-    _spec,
     bank_option,
     load_rules,
     main,
@@ -30,6 +27,7 @@ from rookarena.cli.common import (
 )
 from rookarena.cli.gate import check_cap, exit_status, status_line
 from rookarena.cli.group import MOST_GAMES
+from rookarena.cli.match_teams import teams
 from rookarena.cli.run_cmd import _guessable_warning, _seed_closing
 from rookarena.errors import RookError
 from rookarena.results import directory as results
@@ -37,7 +35,7 @@ from rookarena.results import sprt as sequential
 from rookarena.results import standings, store, tables
 from rookarena.results.summary import standings_text
 from rookarena.wire import records
-from rookarena.wire.names import name_key, printable
+from rookarena.wire.names import printable
 from rookarena.wire.position import fault_line
 
 if TYPE_CHECKING:
@@ -209,12 +207,11 @@ def match(
     test = _test_for(games, duplicate, sprt, sprt_points, (alpha, beta))
     out_dir = pathlib.Path(out) if out else None
     lock = _match_out(out_dir) if out_dir is not None else None
-    team_a, team_b = _teams((command_a, partner_a, name_a), (command_b, partner_b, name_b), startup)
+    isolated = isolation_kind == "bwrap"
+    team_a, team_b = teams((command_a, partner_a, name_a), (command_b, partner_b, name_b), startup, out_dir, isolated)
     seed, drawn = _match_seed(seed, holdout)
-    if isolation_kind == "bwrap":
-        team_a, team_b = _isolated_teams(team_a, team_b, out_dir)
-        if records.guessable(seed):
-            click.echo(_guessable_warning(seed, "--seed"), err=True)
+    if isolated and records.guessable(seed):
+        click.echo(_guessable_warning(seed, "--seed"), err=True)
     config = _config(team_a, team_b, rules_spec, games, seed, duplicate, (move_time, bank, startup), faults, out_dir)
     watch = _Watch(config.names[0], games, test, results.RecordSink(out_dir / results.GAMES_FILE) if out_dir else None)
     _play(Match(config), watch, games, lock)
@@ -309,31 +306,6 @@ def _play(runner: Match, watch: _Watch, games: int, lock: results.ResultsLock | 
         if lock is not None:
             lock.release()
     _never_started(watch.spoke.silent(), runner)
-
-
-Program = tuple[str | None, str | None, str | None]  # a team's command, partner command and --name option
-
-
-def _teams(team_a: Program, team_b: Program, startup: float) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
-    """Both teams' two seats, named from the options or the bots' hellos, the two names made distinct."""
-    (command_a, partner_a, name_a), (command_b, partner_b, name_b) = team_a, team_b
-    assert command_a is not None and command_b is not None
-    a, b, a2, b2 = _hello_names(
-        [
-            (_spec(command_a, name_a, "a", "'COMMAND_A'"), name_a is not None),
-            (_spec(command_b, name_b, "b", "'COMMAND_B'"), name_b is not None),
-            (_spec(partner_a, None, "a2", "'--partner-a'") if partner_a is not None else None, False),
-            (_spec(partner_b, None, "b2", "'--partner-b'") if partner_b is not None else None, False),
-        ],
-        startup,
-    )
-    assert a is not None and b is not None
-    if name_key(a.name) == name_key(b.name):
-        a, b = dataclasses.replace(a, name=a.name + "-a"), dataclasses.replace(b, name=b.name + "-b")
-    return (a, a2 if a2 is not None and a2.command != a.command else a), (
-        b,
-        b2 if b2 is not None and b2.command != b.command else b,
-    )
 
 
 def _match_seed(seed: int | None, holdout: bool) -> tuple[int, bool]:
@@ -447,26 +419,6 @@ def _faulted(played: Sequence[store.GameResult], name: str) -> bool:
         if name in g.teams and any(faulty == g.teams.index(name) for faulty, _ in g.faults):
             return True
     return False
-
-
-def _isolated_teams(
-    team_a: tuple[BotSpec, BotSpec], team_b: tuple[BotSpec, BotSpec], out_dir: pathlib.Path | None
-) -> tuple[tuple[BotSpec, BotSpec], tuple[BotSpec, BotSpec]]:
-    """Both teams' programs under bubblewrap, each team hidden from the other's files and the records."""
-    from rookarena.arena import isolation  # noqa: PLC0415 (see FAULT_POLICIES)
-
-    try:
-        isolation.check()
-    except RookError as exc:
-        raise click.ClickException(str(exc)) from None
-
-    def shut(team: tuple[BotSpec, BotSpec], other: tuple[BotSpec, BotSpec]) -> tuple[BotSpec, BotSpec]:
-        hidden = isolation.hidden_paths(out_dir, None, other)
-        # each game in new processes, as in a league: a kept process would remember deals it meets again
-        first, second = (dataclasses.replace(isolation.isolate(spec, hidden), per_game=True) for spec in team)
-        return first, second
-
-    return shut(team_a, team_b), shut(team_b, team_a)
 
 
 def _sequential_test(
