@@ -156,7 +156,7 @@ class Estimator:
         self.color = [-1 if text == ROOK else COLORS.index(text[0]) for text in texts]
         self.strength = [cards.strength(text) for text in texts]
         self.points = [cards.points(text) for text in texts]
-        best, second = cards.ranks[-1], cards.ranks[-2]
+        best, second = cards.ranks[-1], cards.ranks[-2] if len(cards.ranks) > 1 else None  # (a deck of one number)
         self.best = [text != ROOK and int(text[1:]) == best for text in texts]
         self.second = [text != ROOK and int(text[1:]) == second for text in texts]
         self.top = 2 * len(cards.ranks)
@@ -211,7 +211,7 @@ class Estimator:
             + 0.033 * n_aces
             + 0.013 * n_kings
             + 0.018 * voids
-            + 0.157 * (points / self.total)
+            + 0.157 * (points / self.total if self.total else 0.0)  # (a deck worth no points)
         )
         return min(1.0, share) * self.total
 

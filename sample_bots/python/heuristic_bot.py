@@ -139,7 +139,7 @@ def estimate(hand: list[str], cards: Cards) -> float:
     length = len(trumps) / cards.tricks
     strength = sum(cards.strength(card) for card in trumps) / top / cards.tricks
     aces = kings = voids = 0
-    best, second = cards.ranks[-1], cards.ranks[-2]
+    best, second = cards.ranks[-1], cards.ranks[-2] if len(cards.ranks) > 1 else None  # (a deck of one number)
     for color in COLORS:
         if color == trump:
             continue
@@ -148,7 +148,7 @@ def estimate(hand: list[str], cards: Cards) -> float:
         if best in numbers:
             aces += 1
             kings += second in numbers
-    points = sum(cards.points(card) for card in hand) / cards.total
+    points = sum(cards.points(card) for card in hand) / cards.total if cards.total else 0.0  # (a deck worth none)
     share = (
         0.445
         + 0.208 * length
