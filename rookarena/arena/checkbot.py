@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from rookarena.arena import proctree
+from rookarena.arena import ownpackage, proctree
 from rookarena.arena.bots import BotProcess, BotSpec
 from rookarena.arena.handshake import BUFFERED, OPPONENT_NAME, SILENT, Probe, first_reply, probe
 from rookarena.arena.match import Match, MatchConfig
@@ -27,6 +27,7 @@ from rookarena.arena.referee import FaultPolicy, TimeControl
 from rookarena.arena.specs import Limits
 from rookarena.engine.presets import preset
 from rookarena.engine.rules import Rules
+from rookarena.errors import RookError
 from rookarena.wire.advice import Cause, diagnose, ignored_cause
 from rookarena.wire.names import name_from_hello, printable
 from rookarena.wire.position import asked, fault_part
@@ -138,7 +139,8 @@ async def _play(
 ) -> tuple[list[dict[str, Any]], list[BotProcess], dict[int, list[str]]]:
     """Play the games of one preset; return the records, the bot's processes and, by game index, the
     lines of the bot that the referee ignored during it."""
-    opponent = BotSpec(OPPONENT_NAME, OPPONENT)
+    # the opponent is this package's: run by this Python, which the bot's clean environment must not keep from it
+    opponent = BotSpec(OPPONENT_NAME, OPPONENT, env={"PYTHONPATH": ownpackage.python_path(None, inherited=False)})
     played: list[dict[str, Any]] = []
     seen: dict[int, list[str]] = {}
     counted = [0, 0]
@@ -175,7 +177,35 @@ async def _play(
         played.append(record)
 
     await match.run(on_record)
+    _opponent_played(played, match)
     return played, procs, seen
+
+
+class CheckerError(RookError):
+    """The checker's own opponent could not play: the bot was not checked."""
+
+
+def _opponent_played(played: list[dict[str, Any]], match: Match) -> None:
+    """Raise :class:`CheckerError` when the checker's opponent had a fault: the bot cannot be graded on games
+    its opponent did not play (a fault of the checker's setup, never the bot's)."""
+    for record in played:
+        for fault in record.get("faults", []):
+            if record["seats"][fault["seat"]] == OPPONENT_NAME:
+                error = fault.get("error")
+                tail = " | ".join(error) if isinstance(error, list) and error else ""
+                tail = tail or _stderr_tail([proc for proc in match.procs[2:] if proc is not None])
+                said = f"; its stderr says: {printable(tail)!r}" if tail else ""
+                unimported = "No module named" in tail
+                raise CheckerError(
+                    f"check-bot's own opponent ({' '.join(OPPONENT[1:])}) could not play ({fault['kind']}: "
+                    f"{fault['detail']}{said}), so the bot was not checked"
+                    + (
+                        ": run check-bot with a Python that imports rookarena without PYTHONPATH or PYTHONUSERBASE "
+                        "(its virtual environment's, say)"
+                        if unimported
+                        else ""
+                    )
+                )
 
 
 def _safe(name: str) -> str:

@@ -21,7 +21,6 @@ import contextlib
 import json
 import logging
 import os
-import pathlib
 import signal
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from typing import Any
 
 import trio
 
-from rookarena.arena import proctree
+from rookarena.arena import ownpackage, proctree
 from rookarena.arena.league import Ahead, PlannedGame, Units, units
 from rookarena.arena.specs import LeagueConfig
 from rookarena.errors import RookError
@@ -39,7 +38,6 @@ from rookarena.wire.conversation import LineBuffer
 
 log = logging.getLogger(__name__)
 
-PACKAGE_ROOT = str(pathlib.Path(__file__).resolve().parents[2])
 STOP_GRACE = 20.0  # seconds a worker has to stop its bots and exit after SIGTERM or end of input
 MAX_RECORD = 1 << 26
 ATTEMPTS = 3  # times a unit's unfinished games are given to a worker before the league stops
@@ -140,7 +138,7 @@ class Worker:
 
     async def _start(self) -> trio.Process:
         # -P: not the current directory's code; PYTHONPATH: this very package, wherever it was imported from.
-        path = os.pathsep.join(filter(None, [PACKAGE_ROOT, os.environ.get("PYTHONPATH")]))
+        path = ownpackage.python_path(os.environ.get("PYTHONPATH"), inherited=True)
         process = await trio.lowlevel.open_process(
             [sys.executable, "-P", "-m", "rookarena.arena.worker"],
             stdin=subprocess.PIPE,
