@@ -10,6 +10,7 @@ import importlib
 import io
 import math
 import os
+import shutil
 import signal
 import sys
 from typing import Any
@@ -39,6 +40,26 @@ COMMANDS = {
     "simulate": "simulate_cmd",
     "standings": "standings_cmd",
 }
+
+
+def this_program() -> list[str]:
+    """The words that run this program again as it was run, for a command line to paste: ``rookarena`` when
+    that name on PATH is this very program, else its script's path (a virtual environment's run unactivated,
+    from cron or a scheduler), or this Python with ``-m rookarena``."""
+    started = os.path.abspath(getattr(sys.modules.get("__main__"), "__file__", None) or "")
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if started == os.path.join(package, "__main__.py"):
+        typed = sys.orig_argv[0] if sys.orig_argv else ""
+        found = shutil.which(typed) if typed else None
+        same = found is not None and os.path.realpath(found) == os.path.realpath(sys.executable)
+        return [typed if same else sys.executable, "-m", "rookarena"]
+    script = sys.argv[0] if sys.argv else ""
+    if not os.path.isfile(script):
+        return ["rookarena"]
+    found = shutil.which("rookarena")
+    if found is not None and os.path.realpath(found) == os.path.realpath(script):
+        return ["rookarena"]
+    return [os.path.abspath(script)]
 
 
 class _Commands(click.Group):

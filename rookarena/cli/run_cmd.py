@@ -23,7 +23,7 @@ from rookarena.cli.common import (
     render_standings,
     write_standings,
 )
-from rookarena.cli.group import MOST_JOBS
+from rookarena.cli.group import MOST_JOBS, this_program
 from rookarena.engine.seeding import SEED_BITS
 from rookarena.errors import RookError
 from rookarena.results import directory as results
@@ -137,7 +137,15 @@ def run(
     progress = Progress(
         len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
     )
-    words = ["rookarena", "run", config_file, "--out", str(out_dir), "--resume", *(["--shard", shard] if shard else [])]
+    words = [
+        *this_program(),
+        "run",
+        config_file,
+        "--out",
+        str(out_dir),
+        "--resume",
+        *(["--shard", shard] if shard else []),
+    ]
     words += ["--seed", str(seed)] if seed is not None else ["--holdout"] if holdout else []  # the same seed again
     resume_hint = f"resume with: {shlex.join(words)}"  # a command to paste, whatever the paths hold
     try:

@@ -320,7 +320,7 @@ def test_ctrl_c_twice_at_the_terminal(jobs: str, tmp_path: pathlib.Path) -> None
     _, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
     assert "Traceback" not in err and "Aborted" not in err, err
-    assert f"resume with: rookarena run {config} --out {out} --resume" in err
+    assert f" run {config} --out {out} --resume" in err and "resume with: " in err
     time.sleep(0.5)
     assert processes_with(marker, in_environment=True) == []
 

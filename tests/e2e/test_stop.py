@@ -32,14 +32,31 @@ def league(tmp_path: pathlib.Path, marker: str) -> pathlib.Path:
     return path
 
 
+SCRIPT = pathlib.Path(sys.executable).parent / "rookarena"  # the installed program, beside the tests' Python
+# How the league is started, and the PATH it is started with: the resume command it prints must run again
+# as it was run (the program's path when its name on PATH is not this program, as from cron).
+STARTS = {
+    "module": ([sys.executable, "-m", "rookarena"], os.environ.get("PATH", "")),
+    "script-by-path": ([str(SCRIPT)], "/usr/bin:/bin"),
+    "script-on-path": (["rookarena"], f"{SCRIPT.parent}{os.pathsep}/usr/bin:/bin"),
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathlib.Path) -> None:
+@pytest.mark.parametrize(
+    ("sig", "start"),
+    [(signal.SIGINT, "module"), (signal.SIGTERM, "script-by-path"), (signal.SIGHUP, "script-on-path")],
+)
+def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, start: str, tmp_path: pathlib.Path) -> None:
+    if start != "module" and not SCRIPT.exists():
+        pytest.skip(f"no {SCRIPT}")
     marker = f"rookarena-stop-{uuid.uuid4().hex}"
     config = league(tmp_path, marker)
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "rookarena", "run", str(config), "--out", str(out)]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    program, path = STARTS[start]
+    env = {**os.environ, "PATH": path}
+    command = [*program, "run", str(config), "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     games = out / "games.jsonl"
     deadline = time.monotonic() + 60
     while not (games.exists() and games.read_text().count("\n") >= 2):
@@ -50,7 +67,9 @@ def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathli
     _, err = proc.communicate(timeout=30)
     assert time.monotonic() - sent < 10
     assert proc.returncode == 130, err
-    assert f"resume with: rookarena run {config} --out {out} --resume" in err
+    hint = next(line for line in err.splitlines() if line.startswith("resume with: "))
+    resume = shlex.split(hint.removeprefix("resume with: "))
+    assert resume == [*program, "run", str(config), "--out", str(out), "--resume"], hint
     assert "Traceback" not in err
     lines = games.read_text().splitlines()
     assert 2 <= len(lines) < 40
@@ -58,7 +77,8 @@ def test_a_signal_stops_the_league_cleanly(sig: signal.Signals, tmp_path: pathli
         json.loads(line)
     time.sleep(0.5)
     assert processes_with(marker, in_environment=True) == []
-    resumed = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=300, check=False)
+    # the command as printed, pasted where the league was started
+    resumed = subprocess.run(resume, capture_output=True, text=True, timeout=300, check=False, env=env)
     assert resumed.returncode == 0, resumed.stderr
     ids = [json.loads(line)["game_id"] for line in games.read_text().splitlines()]
     assert len(ids) == len(set(ids)) == 40
