@@ -2,8 +2,9 @@
 
 A bot under ``isolation: bwrap`` runs in a sandbox of its own, one per process, so that a team's two
 seats are as far apart as two opponents. The sandbox sees, read-only: the system's files (``/usr``,
-``/bin``, ``/lib*``, ``/etc``, ``/opt``), what its interpreter needs when that lives elsewhere (a virtual
-environment, this package), and the bot's own directory: its ``cwd`` when one is given, else the directory
+``/bin``, ``/lib*``, ``/etc``, ``/opt``), what the programs its command starts need when they live elsewhere
+(their directories, a virtual environment, a script's ``#!`` interpreter, the referee's site directories and
+this package), and the bot's own directory: its ``cwd`` when one is given, else the directory
 holding its program (the script, for an interpreter), where it also starts. Inside those, the results
 directory (and the directory it is in, where other shards' results go), the configuration file, other
 bots' directories and programs, and any other run's results or league configuration in the bot's own

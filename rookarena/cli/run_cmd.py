@@ -137,17 +137,7 @@ def run(
     progress = Progress(
         len(games), len(games) - len(todo), finished_records(out_dir) if finished else None, standings_every
     )
-    words = [
-        *this_program(),
-        "run",
-        config_file,
-        "--out",
-        str(out_dir),
-        "--resume",
-        *(["--shard", shard] if shard else []),
-    ]
-    words += ["--seed", str(seed)] if seed is not None else ["--holdout"] if holdout else []  # the same seed again
-    resume_hint = f"resume with: {shlex.join(words)}"  # a command to paste, whatever the paths hold
+    resume_hint = _resume_hint(config_file, out_dir, shard, seed, holdout)
     try:
         _play(config, isolated, todo, count, out_dir, progress, resume_hint, verbose)
     finally:
@@ -337,6 +327,15 @@ def _league_seed(
             f"give every shard the same --seed (such as --seed {config.seed}) or write it as `seed:`"
         )
     return config
+
+
+def _resume_hint(config_file: str, out_dir: pathlib.Path, shard: str | None, seed: int | None, holdout: bool) -> str:
+    """The line a stopped run ends with: a command to paste, whatever the paths hold, that runs this program
+    again as it was run (:func:`this_program`) on the same shard and seed."""
+    words = [*this_program(), "run", config_file, "--out", str(out_dir), "--resume"]
+    words += ["--shard", shard] if shard else []
+    words += ["--seed", str(seed)] if seed is not None else ["--holdout"] if holdout else []  # the same seed again
+    return f"resume with: {shlex.join(words)}"
 
 
 def _seed_lines(config: LeagueConfig, holdout: bool) -> None:
