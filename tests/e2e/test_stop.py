@@ -226,7 +226,7 @@ def test_the_printed_command_resumes_the_league_as_it_was_started(options: list[
     if "--holdout" in options:
         assert str(seed) not in err, err  # committed at the start, revealed at the end only
     resumed = subprocess.run(
-        [sys.executable, "-m", *shlex.split(hint[0].removeprefix("resume with: "))],
+        shlex.split(hint[0].removeprefix("resume with: ")),
         capture_output=True,
         text=True,
         timeout=300,
