@@ -125,7 +125,7 @@ def test_a_full_disk_stops_the_run_and_loses_nothing(
             hint = [line.split("resume with: ")[1] for line in full.stderr.splitlines() if "resume with: " in line]
             assert [shlex.split(text) for text in hint] in (
                 [],
-                [["rookarena", "run", str(cfg), "--out", str(out), "--resume"]],
+                [[sys.executable, "-m", "rookarena", "run", str(cfg), "--out", str(out), "--resume"]],
             ), hint  # a command to paste as it is
         kept = results(out)  # whole records only
         assert all(played[gid] == result for gid, result in kept.items())
