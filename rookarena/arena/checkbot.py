@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -95,6 +96,7 @@ async def check_bot(
     name = name if name != OPPONENT_NAME else f"{name}-2"
     spec = dataclasses.replace(spec, name=name)
     ignored: list[str] = []
+    errors: list[str] = []  # an error line of the bot's stderr, for each preset that had one
     slowest = 0.0
     for entry in presets:  # a preset's name, or a league's rules and their name
         preset_name, rules = (entry, preset(entry).rules) if isinstance(entry, str) else entry
@@ -106,15 +108,28 @@ async def check_bot(
         )
         failures = _faults(preset_name, played, name, seen, procs, buffered=reply == BUFFERED, silent=reply == SILENT)
         checks.extend(failures)
+        error = _stderr_error(procs)
+        errors.extend([error] if error else [])
         if not failures:
             checks.append(Check(f"{preset_name}: games", True, f"{len(played)} games without a fault"))
-            checks.append(_phases(preset_name, played, name))
+            checks.append(_with_error(_phases(preset_name, played, name), error))
         # Every bot of these games is stopped: what is still re-parented here was left by the bot, though it
         # dropped its mark and left its session (a clean environment, then setsid).
         checks.extend(_exits(preset_name, procs, proctree.kill_strays()))
         ignored.extend(reason for reasons in seen.values() for reason in reasons)
         slowest = max([slowest, *(_slowest(record, name) for record in played)])
     checks.extend(_ignored_warnings(ignored))
+    if errors and all(check.passed for check in checks):
+        checks.append(
+            Check(
+                "stderr",
+                True,
+                f"the bot wrote errors on its stderr, such as {errors[0]!r}",
+                "a bot that recovers from its own errors still plays worse: fix what its stderr shows "
+                "(check-bot --logs DIR keeps it)",
+                warning=True,
+            )
+        )
     if slowest > SLOW_MOVE * time.move and all(check.passed for check in checks):
         checks.append(
             Check(
@@ -341,6 +356,28 @@ def _stderr_tail(procs: list[BotProcess]) -> str:
         if lines:
             return lines[-1][:200]
     return ""
+
+
+ERROR_LINE = re.compile(
+    r"Traceback \(most recent call last\)|\b\w*(?:Error|Exception)\b|panicked at|Segmentation fault"
+)
+
+
+def _stderr_error(procs: list[BotProcess]) -> str:
+    """The last line of the bot's stderr (the tail kept of it) that reads as an error, or ""."""
+    for proc in procs:
+        for line in reversed(proc.stderr_tail.decode(errors="replace").splitlines()):
+            if ERROR_LINE.search(line):
+                return printable(line.strip()[:200])
+    return ""
+
+
+def _with_error(check: Check, error: str) -> Check:
+    """A failed check, with the error the bot's stderr shows as its likely cause."""
+    if check.passed or not error:
+        return check
+    advice = f"its stderr shows an error, which may be why: fix it first ({check.advice})"
+    return dataclasses.replace(check, detail=f"{check.detail}; its stderr shows: {error!r}", advice=advice)
 
 
 def _phases(preset_name: str, played: list[dict[str, Any]], name: str) -> Check:

@@ -130,3 +130,20 @@ def test_check_bot_checks_under_the_rules_given(tmp_path: pathlib.Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "tournament+: phases" in result.stdout and "bidders-nest: phases" in result.stdout
     assert "kentucky" not in result.stdout and "open-nest" not in result.stdout
+
+
+def test_errors_on_the_bots_stderr_are_named_as_the_likely_cause() -> None:
+    """A bot that raises at every decision and answers anyway (with the first legal action, so never a bid)
+    is told its stderr shows an error, not only that it never bids; one that still plays well enough is
+    compliant with a warning naming the error."""
+    never, recovering = _run_all(
+        [[sys.executable, str(TEST_BOTS / "erring_bot.py"), mode] for mode in ("first", "random")]
+    )
+    first = never.stdout.splitlines()[0]
+    assert never.returncode == 1 and "its stderr shows an error" in first, never.stdout
+    assert "its stderr shows: 'IndexError: list index out of range" in never.stdout, never.stdout
+    assert recovering.returncode == 0, recovering.stdout
+    assert "WARN  stderr: the bot wrote errors on its stderr, such as 'IndexError" in recovering.stdout, (
+        recovering.stdout
+    )
+    assert "compliant, with" in recovering.stdout.splitlines()[-1]
