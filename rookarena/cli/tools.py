@@ -51,10 +51,21 @@ def _write_page(path: pathlib.Path, text: str) -> None:
 
 
 def _page_path(path: pathlib.Path, directories: tuple[str, ...]) -> pathlib.Path:
-    """``path``, unless a page written there would replace one of the results' own files (said first)."""
+    """``path``, unless a page written there would replace one of the results' own files, or cannot be written
+    at all (said before any work: a diff replays every game first)."""
     problem = results.over_results(path, [pathlib.Path(d) for d in directories])
     if problem:
         raise click.BadParameter(problem, param_hint="'-o'")
+    existed = path.exists()
+    try:
+        with open(path, "ab"):  # opened as the page will be (a missing directory, no permission, a read-only disk)
+            pass
+    except OSError as exc:
+        raise click.BadParameter(
+            f"{printable(str(path))}: cannot be written: {exc.strerror or exc}", param_hint="'-o'"
+        ) from None
+    if not existed:
+        path.unlink(missing_ok=True)
     return path
 
 
