@@ -19,8 +19,6 @@ from typing import IO, Any
 from rookarena.players import RandomPlayer
 from rookarena.players.base import Deadline, Player
 from rookarena.players.botloop import converse
-from rookarena.players.heuristic import HeuristicPlayer
-from rookarena.players.search import SearchPlayer, settings_for
 
 # The share of a request's deadline (and of the time bank) a player may think for.
 DEADLINE_SHARE = 0.4
@@ -64,9 +62,13 @@ def make_player(
     """The built-in player called ``name`` (``random``, ``heuristic`` or ``search``)."""
     if name == "random":
         return RandomPlayer(seed)
-    if name == "heuristic":
+    if name == "heuristic":  # each player's module loaded only for it: a bot's process starts sooner
+        from rookarena.players.heuristic import HeuristicPlayer  # noqa: PLC0415
+
         return HeuristicPlayer()
     if name == "search":
+        from rookarena.players.search import SearchPlayer, settings_for  # noqa: PLC0415
+
         return SearchPlayer(settings_for(level, playouts, think), seed)
     raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOTS)}")
 
