@@ -173,11 +173,24 @@ def _interpreter_dirs(spec: BotSpec) -> list[pathlib.Path]:
                 key, _, value = line.partition("=")
                 if key.strip() == "home" and value.strip():
                     out.append(pathlib.Path(value.strip()).resolve().parent)
+        elif directory.name == "shims":  # a version manager's (pyenv, rbenv, asdf): the shim runs its root's
+            out.append(directory.parent)
         elif program is None or found.resolve() != program[1]:  # (the program's directory is bound as the bot's)
             out.append(directory)
+        out += _user_site(found)
     out += [pathlib.Path(path) for path in SITE_DIRS]
     out.append(PACKAGE_DIR)
     return [path for path in dict.fromkeys(out) if not _under_system(path)]
+
+
+def _user_site(program: pathlib.Path) -> list[pathlib.Path]:
+    """For a Python (``python3.11``, or a link to it), its user site directory under the bot's HOME, where a
+    ``pip install --user`` puts packages (the bot's clean environment has no PYTHONUSERBASE to move it)."""
+    match = re.fullmatch(r"python(\d+\.\d+)", program.resolve().name)
+    if match is None:
+        return []
+    folder = pathlib.Path(os.path.expanduser("~")) / ".local" / "lib" / f"python{match.group(1)}" / "site-packages"
+    return [folder] if folder.is_dir() else []
 
 
 def _site_dirs() -> list[str]:

@@ -53,6 +53,10 @@ def entries(tmp_path: pathlib.Path) -> dict[str, str]:
         "venv-script": f"command: [{json.dumps(str(SCRIPT))}, bot, random, --seed, '5']\n    env: {{PATH: {SYSTEM}}}",
         # found on PATH as a link into the environment, as pipx installs it
         "linked-script": f"command: [rookarena, bot, random]\n    env: {{PATH: {json.dumps(str(linked(tmp_path)))}}}",
+        # python3 found on PATH as a version manager's shim (pyenv's, asdf's), which runs a program of its root
+        "shim": f"command: [python3, {here}]\n    env: {{PATH: {json.dumps(shims(tmp_path))}}}",
+        # a script of the system's Python that imports a package installed with pip install --user
+        "user-site": f"command: [/usr/bin/python3, {json.dumps(str(user_site_bot(tmp_path)))}]",
         # a script whose first line finds the environment's Python through env
         "env-shebang": f"command: [{json.dumps(str(env_script(tmp_path)))}]\n    env: {{PATH: {json.dumps(PATH)}}}",
     }
@@ -72,6 +76,42 @@ def linked(tmp_path: pathlib.Path) -> str:
     return f"{links}:/usr/bin:/bin"
 
 
+def shims(tmp_path: pathlib.Path) -> str:
+    """A version manager's folder: ``shims/python3`` runs ``libexec/run``, which runs the system's Python."""
+    root = tmp_path / "manager"
+    (root / "shims").mkdir(parents=True, exist_ok=True)
+    (root / "libexec").mkdir(exist_ok=True)
+    for path, text in (
+        (root / "libexec" / "run", 'exec /usr/bin/python3 "$@"'),
+        (root / "shims" / "python3", f'exec "{root}/libexec/run" "$@"'),
+    ):
+        path.write_text(f"#!/bin/sh\n{text}\n", encoding="utf-8")
+        path.chmod(0o755)
+    return f"{root / 'shims'}:{SYSTEM}"
+
+
+HOME = "home"  # the referee's HOME in these tests, under tmp_path
+
+
+def user_site_bot(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The sample random bot, importing first a module of the user site of the system's Python under HOME."""
+    version = subprocess.run(
+        ["/usr/bin/python3", "-c", "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+    site = tmp_path / HOME / ".local" / "lib" / f"python{version}" / "site-packages"
+    site.mkdir(parents=True, exist_ok=True)
+    (site / "user_installed.py").write_text("READY = True\n", encoding="utf-8")
+    folder = tmp_path / "userbot"
+    folder.mkdir(exist_ok=True)
+    bot = folder / "bot.py"
+    bot.write_text("import user_installed\n" + RANDOM_BOT.read_text(encoding="utf-8"), encoding="utf-8")
+    return bot
+
+
 def env_script(tmp_path: pathlib.Path) -> pathlib.Path:
     """The sample random bot, run by ``#!/usr/bin/env python3``: the environment's Python, first on PATH."""
     folder = tmp_path / "envbot"
@@ -84,10 +124,13 @@ def env_script(tmp_path: pathlib.Path) -> pathlib.Path:
 
 @pytest.mark.parametrize(
     "kind",
-    ["prefixed", "option", "options", "own-path", "prefixed-builtin", "venv-script", "linked-script", "env-shebang"],
+    [
+        *("prefixed", "option", "options", "own-path", "prefixed-builtin"),
+        *("venv-script", "linked-script", "env-shebang", "shim", "user-site"),
+    ],
 )
 def test_an_isolated_bot_plays_however_its_command_is_written(tmp_path: pathlib.Path, kind: str) -> None:
-    if kind == "own-path" and not pathlib.Path("/usr/bin/python3").exists():
+    if kind in ("own-path", "shim", "user-site") and not pathlib.Path("/usr/bin/python3").exists():
         pytest.skip("no /usr/bin/python3 for a program found on PATH")
     if kind in ("venv-script", "linked-script") and not SCRIPT.exists():
         pytest.skip(f"no {SCRIPT} (the package is not installed beside the tests' Python)")
@@ -106,7 +149,7 @@ def test_an_isolated_bot_plays_however_its_command_is_written(tmp_path: pathlib.
         timeout=300,
         check=False,
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path / HOME)},
     )
     assert done.returncode == 0, done.stdout + done.stderr
     played = [json.loads(line) for line in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
