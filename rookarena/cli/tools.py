@@ -3,6 +3,7 @@ replay viewer, a game as text, and the decision diff."""
 
 from __future__ import annotations
 
+import os
 import pathlib
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,13 @@ def _write_page(path: pathlib.Path, text: str) -> None:
         results.write_file(path, text)
     except RookError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _output(output: str | None) -> pathlib.Path | None:
+    """The -o option's file, refused when its text names a folder (``pages/``: a path object drops the slash)."""
+    if output is not None and output.endswith(("/", os.sep)):
+        raise click.BadParameter(f"{printable(output)!r} names a folder: give the page's file name", param_hint="'-o'")
+    return pathlib.Path(output) if output is not None else None
 
 
 def _page_path(path: pathlib.Path, directories: tuple[str, ...]) -> pathlib.Path:
@@ -100,7 +108,7 @@ def report_command(
     from rookarena.results import sprt as sequential  # noqa: PLC0415
     from rookarena.web import index, model, page, sources  # noqa: PLC0415
 
-    path = _page_path(pathlib.Path(output) if output else pathlib.Path(directories[0]) / "report.html", directories)
+    path = _page_path(_output(output or None) or pathlib.Path(directories[0]) / "report.html", directories)
     try:
         found = sources.scan([pathlib.Path(d) for d in directories])
     except RookError as exc:
@@ -179,7 +187,7 @@ def replay_command(directory: str, game: str, output: str | None) -> None:
 
     # A game id from the records (someone else's, perhaps) is made a safe file name: no path reaches outside DIR.
     default = pathlib.Path(directory) / safe_file_name(game, ".html")
-    path = _page_path(pathlib.Path(output) if output else default, (directory,))
+    path = _page_path(_output(output or None) or default, (directory,))
     record = _find_game(directory, game)
     games = [(game, record)]
     stored = pathlib.Path(directory) / results.GAMES_FILE
@@ -254,7 +262,7 @@ def diff_command(
     _logging(verbose)
     spec = _spec(new_command, None, "new", "'NEW'")  # a command that cannot run is said before any reading
     if output is not None:
-        _page_path(pathlib.Path(output), directories)
+        _page_path(_output(output) or pathlib.Path(), directories)
     games = _diff_games(directories, old, wanted, limit)
     from rookarena.arena.specs import Limits  # noqa: PLC0415
 
