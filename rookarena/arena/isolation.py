@@ -158,14 +158,14 @@ def _shebang(path: pathlib.Path) -> list[str]:
     return words[:1]
 
 
-def _interpreter_dirs(spec: BotSpec) -> list[pathlib.Path]:
+def _interpreter_dirs(spec: BotSpec, runs: list[pathlib.Path]) -> list[pathlib.Path]:
     """Directories outside the system's that the programs the bot's command starts need: those programs'
     own directories, and for each in a virtual environment's ``bin`` that environment (and the Python it was
     made from); the site directories of the Python running the referee (its environment's, the user's), and
     this package, for the built-in bots (``rookarena bot``, ``-m rookarena...``) however it is installed."""
     program = program_path(spec)
     out: list[pathlib.Path] = []
-    for found in executables(spec):
+    for found in runs:  # (executables(spec), found once by the caller)
         directory = found.parent
         if directory.name == "bin" and (directory.parent / "pyvenv.cfg").is_file():
             out.append(directory.parent)
@@ -216,11 +216,13 @@ def _sight(spec: BotSpec) -> tuple[list[pathlib.Path], list[pathlib.Path]]:
     """The directories bound into the bot's sandbox (outside the system's), and the paths it needs: those
     directories, its own directory and its program (a mask over any of them would blind the bot)."""
     own = own_directory(spec)
-    wanted = [path for path in dict.fromkeys([*_interpreter_dirs(spec), *([own] if own else [])]) if path.is_dir()]
+    runs = executables(spec)
+    wanted = [
+        path for path in dict.fromkeys([*_interpreter_dirs(spec, runs), *([own] if own else [])]) if path.is_dir()
+    ]
     bound = [path for path in wanted if not any(other in path.parents for other in wanted)]
     program = program_path(spec)
     # what it runs too: another bot's program that this one runs as well (the same script) is no secret from it
-    runs = executables(spec)
     return bound, [path for path in (*bound, own, program[1] if program else None, *runs) if path is not None]
 
 

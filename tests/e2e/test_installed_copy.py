@@ -56,6 +56,14 @@ def installed_venv(tmp_path: pathlib.Path) -> pathlib.Path:
     return python
 
 
+def rookarena(
+    python: str | pathlib.Path, args: list[str], cwd: pathlib.Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``python -m rookarena ARGS``, run in ``cwd`` with ``env``, its output captured."""
+    command = [str(python), "-m", "rookarena", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, cwd=cwd, env=env)
+
+
 def test_an_installed_copy_runs_a_league_with_workers(tmp_path: pathlib.Path) -> None:
     python = installed_venv(tmp_path)
     bots = [
@@ -65,15 +73,7 @@ def test_an_installed_copy_runs_a_league_with_workers(tmp_path: pathlib.Path) ->
     config = tmp_path / "league.yaml"
     config.write_text("name: copy\ngames: 2\nseed: 3\njobs: 2\nbots:\n" + "\n".join(bots) + "\n", encoding="utf-8")
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    done = subprocess.run(
-        [python, "-m", "rookarena", "run", str(config), "--out", str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=tmp_path,
-        env=env,
-    )
+    done = rookarena(python, ["run", str(config), "--out", str(tmp_path / "out")], tmp_path, env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "backport" not in done.stderr
     played = (tmp_path / "out" / "games.jsonl").read_text().splitlines()
@@ -87,14 +87,8 @@ def test_check_bot_runs_its_opponent_from_a_copy_on_pythonpath(tmp_path: pathlib
     target = tmp_path / "target"
     copy_package(target)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), *site.getsitepackages()])}
-    done = subprocess.run(
-        [BASE, "-m", "rookarena", "check-bot", f"{BASE} {RANDOM_BOT}", "--rules", "tournament", "--games", "2"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=tmp_path,
-        env=env,
+    done = rookarena(
+        BASE, ["check-bot", f"{BASE} {RANDOM_BOT}", "--rules", "tournament", "--games", "2"], tmp_path, env
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "compliant" in done.stdout and "NOT compliant" not in done.stdout
